@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `make test`: installs what the suite needs, then runs lint, types and the whole pytest suite.
+#  1. Debian packages (only when root and missing): D-Bus + gnome-keyring for a real Secret Service,
+#     the xcb/EGL libraries Qt needs, fonts for screenshots.
+#  2. ./.venv with the dev extras.
+#  3. The real GNS3 server 3.0.6 in its own venv under the user cache dir (its pins must not decide
+#     ours), and dynamips for switch nodes (tests that need it skip with the reason when missing).
+#  4. ruff, ruff format --check, mypy --strict, then pytest inside a private D-Bus session with an
+#     unlocked gnome-keyring.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PYTHON=${PYTHON:-python3}
+
+debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
+      libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
+      xvfb fonts-dejavu-core fonts-noto-cjk)
+missing=()
+for p in "${debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "Installing Debian packages: ${missing[*]}" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "warning: missing Debian packages (not root, not installed): ${missing[*]}" >&2
+    fi
+fi
+
+bash packaging/bootstrap.sh dev
+
+CACHE=${GNS3_COPILOT_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gns3-copilot-desktop}
+mkdir -p "$CACHE"
+export GNS3_SERVER_VENV="$CACHE/gns3-server-3.0.6"
+if [ ! -x "$GNS3_SERVER_VENV/bin/gns3server" ] || [ ! -f "$GNS3_SERVER_VENV/.complete" ]; then
+    echo "Installing the real GNS3 server 3.0.6 into $GNS3_SERVER_VENV ..." >&2
+    rm -rf "$GNS3_SERVER_VENV"
+    "$PYTHON" -m venv "$GNS3_SERVER_VENV"
+    "$GNS3_SERVER_VENV/bin/python" -m pip install -q gns3-server==3.0.6
+    touch "$GNS3_SERVER_VENV/.complete"
+fi
+if [ -f tests/tools/fetch_dynamips.sh ]; then
+    if dyn=$(bash tests/tools/fetch_dynamips.sh "$CACHE/dynamips"); then
+        export GNS3_DYNAMIPS_PATH="$dyn"
+    else
+        echo "warning: dynamips could not be had; switch tests will skip" >&2
+    fi
+fi
+
+echo "== ruff" >&2
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "== mypy --strict" >&2
+.venv/bin/mypy
+
+export QT_QPA_PLATFORM=offscreen
+export GNS3_COPILOT_REQUIRE_SECRET_SERVICE=1
+echo "== pytest" >&2
+exec dbus-run-session -- bash tests/tools/with_keyring.sh .venv/bin/python -m pytest "$@"
