@@ -9,7 +9,11 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-pytest_plugins: list[str] = []
+pytest_plugins: list[str] = [
+    "tests.helpers.scripted_openai",
+    "tests.helpers.keyring_backends",
+    "tests.helpers.gns3_server",
+]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,0 +1,1 @@
+"""Tests of the test helpers themselves (the scripted OpenAI server)."""
