@@ -9,11 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-pytest_plugins: list[str] = [
-    "tests.helpers.scripted_openai",
-    "tests.helpers.keyring_backends",
-    "tests.helpers.gns3_server",
-]
+pytest_plugins: list[str] = ["tests.helpers.scripted_openai"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
