@@ -1,0 +1,554 @@
+"""SessionStore: one SQLite database per GNS3 project.
+
+The file holds LangGraph's checkpoints (``checkpoints`` and ``writes``, through the
+`AsyncSqliteSaver` that shares the store's one connection), an index of sessions, the append-only
+transcript of every conversation and a full-text index over both. The agent keeps only a bounded
+working context in its checkpoints and calls `SessionStore.prune_checkpoints` after each turn, so
+the file grows linearly with the conversation; the history view reads the transcript.
+
+Everything goes through one aiosqlite connection (its own thread), so no SQLite call blocks the
+event loop. Multi-statement writes hold the checkpointer's lock, so they never interleave with a
+checkpoint write on the same connection. A second app instance on the same file waits up to the
+busy timeout instead of failing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sqlite3
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ToolCall
+from gns3_copilot_desktop.core.sessions import schema
+from gns3_copilot_desktop.core.sessions.location import resolve_db_path
+from gns3_copilot_desktop.core.sessions.models import (
+    DEFAULT_TITLE,
+    HIGHLIGHT_END,
+    HIGHLIGHT_START,
+    SessionInfo,
+    SessionSearchHit,
+    TranscriptMessage,
+)
+from gns3_copilot_desktop.core.sessions.recovery import Recovery, corruption_reason, move_aside
+from gns3_copilot_desktop.core.sessions.search import build_match_query
+
+__all__ = ["SessionStore", "resolve_db_path"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUSY_TIMEOUT_S = 10.0
+
+_SESSION_COLUMNS = (
+    "thread_id, title, created_at, updated_at, message_count, input_tokens, output_tokens, "
+    "pinned, mode, pending_approval"
+)
+_MESSAGE_COLUMNS = (
+    "seq, message_id, role, content, name, tool_call_id, tool_calls, metadata, created_at"
+)
+
+_TITLE_SEARCH_SQL = """
+SELECT s.thread_id, s.title FROM copilot_title_fts f JOIN copilot_sessions s ON s.id = f.rowid
+WHERE copilot_title_fts MATCH ? ORDER BY f.rank LIMIT ?
+"""
+# The inner query lets FTS5 rank and cut first, so snippets are built only for the kept rows.
+_MESSAGE_SEARCH_SQL = """
+SELECT t.thread_id, s.title, m.snip, t.message_id, t.seq, t.role FROM (
+    SELECT rowid AS rid, rank AS r, snippet(copilot_transcript_fts, 0, ?, ?, '…', 12) AS snip
+    FROM copilot_transcript_fts WHERE copilot_transcript_fts MATCH ? ORDER BY rank LIMIT ?
+) AS m
+JOIN copilot_transcript t ON t.id = m.rid
+JOIN copilot_sessions s ON s.thread_id = t.thread_id
+ORDER BY m.r
+"""
+
+
+class SessionStore:
+    """Sessions, transcripts, search and checkpoints of one project (see the module docstring)."""
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        checkpointer: AsyncSqliteSaver,
+        db_path: Path,
+        recovery: Recovery | None,
+    ) -> None:
+        """Use `SessionStore.open`; this only wires already-prepared parts together."""
+        self._conn = conn
+        self.checkpointer = checkpointer
+        self.db_path = db_path
+        self._recovery = recovery
+        self._closed = False
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls, db_path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S
+    ) -> SessionStore:
+        """Open (or create) the project's database; a corrupt file is moved aside first."""
+        db_path = Path(db_path)
+        try:
+            recovery = await asyncio.to_thread(_recover_if_corrupt, db_path, busy_timeout_s)
+            conn = await aiosqlite.connect(db_path, timeout=busy_timeout_s)
+        except (OSError, sqlite3.Error) as exc:
+            raise SessionStoreError(
+                f"Could not open the conversation database {db_path}: {exc}"
+            ) from exc
+        try:
+            await _configure(conn, busy_timeout_s)
+            checkpointer = AsyncSqliteSaver(conn)
+            await checkpointer.setup()
+            await _migrate(conn)
+        except BaseException as exc:
+            await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise SessionStoreError(
+                    f"Could not prepare the conversation database {db_path}: {exc}"
+                ) from exc
+            raise
+        if recovery is not None:
+            log.warning(
+                "Session database was corrupt, moved to %s: %s", recovery.moved_to, recovery.reason
+            )
+        return cls(conn, checkpointer, db_path, recovery)
+
+    async def close(self) -> None:
+        """Close the connection (idempotent). The checkpointer is unusable afterwards."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self.checkpointer.lock:
+            with contextlib.suppress(sqlite3.Error):
+                await self._conn.execute("PRAGMA optimize")
+            await self._conn.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def recovered_from(self) -> Path | None:
+        """Where a corrupt database found at open was moved to, if it was."""
+        return self._recovery.moved_to if self._recovery else None
+
+    @property
+    def recovery_message(self) -> str | None:
+        """A sentence for the UI when a corrupt database was replaced at open, else None."""
+        return self._recovery.message if self._recovery else None
+
+    # --- sessions ----------------------------------------------------------------------------
+
+    async def create_session(
+        self, title: str | None = None, mode: str = "assistant"
+    ) -> SessionInfo:
+        """Add a new, empty session with a fresh uuid4 thread id."""
+        sid = str(uuid.uuid4())
+        now = time.time()
+        with _db_errors("create a conversation"):
+            async with self._write() as conn:
+                await conn.execute(
+                    "INSERT INTO copilot_sessions (thread_id, title, created_at, updated_at, mode)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (sid, title, now, now, mode),
+                )
+        return SessionInfo(
+            id=sid, title=title, created_at=_to_dt(now), updated_at=_to_dt(now), mode=mode
+        )
+
+    async def get_session(self, sid: str) -> SessionInfo:
+        """One session; `SessionNotFoundError` when the project has none with that id."""
+        with _db_errors("read a conversation"):
+            rows = await self._conn.execute_fetchall(
+                f"SELECT {_SESSION_COLUMNS} FROM copilot_sessions WHERE thread_id = ?", (sid,)
+            )
+        for row in rows:
+            return _session_from_row(row)
+        raise _not_found(sid)
+
+    async def list_sessions(self, limit: int | None = None) -> list[SessionInfo]:
+        """All sessions (or the first ``limit``): pinned first, then most recently updated."""
+        with _db_errors("list the conversations"):
+            rows = await self._conn.execute_fetchall(
+                f"SELECT {_SESSION_COLUMNS} FROM copilot_sessions"
+                " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?",
+                (-1 if limit is None else limit,),
+            )
+        return [_session_from_row(row) for row in rows]
+
+    async def rename_session(self, sid: str, title: str) -> None:
+        """Set the session's title (search finds the new one, not the old)."""
+        await self._update_session(sid, "title = ?", (title,), "rename the conversation")
+
+    async def set_pinned(self, sid: str, pinned: bool) -> None:
+        """Pin or unpin a session (pinned sessions list first)."""
+        await self._update_session(sid, "pinned = ?", (int(pinned),), "pin the conversation")
+
+    async def set_pending_approvals(self, sid: str, approvals: Sequence[ApprovalRequest]) -> None:
+        """Remember the tool calls a paused turn waits on (empty clears them)."""
+        payload = json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
+        await self._update_session(
+            sid, "pending_approval = ?", (payload,), "save the pending approvals"
+        )
+
+    async def update_stats(
+        self,
+        sid: str,
+        *,
+        messages_delta: int = 0,
+        input_tokens_delta: int = 0,
+        output_tokens_delta: int = 0,
+        title: str | None = None,
+    ) -> None:
+        """Add to the session's counters, set its title when given, and mark it updated now.
+
+        `append_messages` does not count messages: the caller reports them here.
+        """
+        assignments = (
+            "message_count = message_count + ?, input_tokens = input_tokens + ?,"
+            " output_tokens = output_tokens + ?, updated_at = ?"
+        )
+        params: list[Any] = [messages_delta, input_tokens_delta, output_tokens_delta, time.time()]
+        if title is not None:
+            assignments += ", title = ?"
+            params.append(title)
+        await self._update_session(sid, assignments, params, "update the conversation")
+
+    async def delete_session(self, sid: str) -> None:
+        """Remove everything of a session and reclaim its space.
+
+        Checkpoints, writes, transcript, search index and index row go in one transaction; then the
+        search index is rewritten without the deleted words, free pages are released and the WAL is
+        checkpointed and truncated, so nothing of the conversation stays readable in the files.
+        Raises `SessionNotFoundError` when there was nothing to delete.
+        """
+        with _db_errors("delete the conversation"):
+            async with self._write() as conn:
+                removed = 0
+                for table in ("copilot_sessions", "copilot_transcript", "writes", "checkpoints"):
+                    cur = await conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (sid,))
+                    removed += max(cur.rowcount, 0)
+            # The saver's own delete as well, in case a later version keeps more per-thread tables.
+            await self.checkpointer.adelete_thread(sid)
+            await self._verify_thread_gone(sid)
+            await self._scrub()
+        if removed == 0:
+            raise _not_found(sid)
+
+    async def _verify_thread_gone(self, sid: str) -> None:
+        for table in ("checkpoints", "writes"):
+            rows = await self._conn.execute_fetchall(
+                f"SELECT count(*) FROM {table} WHERE thread_id = ?", (sid,)
+            )
+            left = next(iter(rows))[0]
+            if left:
+                raise SessionStoreError(
+                    f"Deleting the conversation left {left} rows in the '{table}' table."
+                )
+
+    async def _scrub(self) -> None:
+        """Purge deleted words from the FTS indexes, free pages, and empty the WAL."""
+        async with self.checkpointer.lock:
+            await self._conn.execute(
+                "INSERT INTO copilot_transcript_fts (copilot_transcript_fts) VALUES ('optimize')"
+            )
+            await self._conn.execute(
+                "INSERT INTO copilot_title_fts (copilot_title_fts) VALUES ('optimize')"
+            )
+            await self._conn.commit()
+            await self._conn.execute_fetchall("PRAGMA incremental_vacuum")
+            rows = await self._conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        busy = next(iter(rows))[0]
+        if busy:
+            # Another app instance is reading: the rest is checkpointed by whoever closes last.
+            log.info("WAL checkpoint after delete was partial (database busy)")
+
+    async def _update_session(
+        self, sid: str, assignments: str, params: Iterable[Any], action: str
+    ) -> None:
+        with _db_errors(action):
+            async with self._write() as conn:
+                cur = await conn.execute(
+                    f"UPDATE copilot_sessions SET {assignments} WHERE thread_id = ?",
+                    (*params, sid),
+                )
+                if cur.rowcount == 0:
+                    raise _not_found(sid)
+
+    # --- transcript --------------------------------------------------------------------------
+
+    async def append_messages(
+        self, sid: str, messages: Sequence[TranscriptMessage]
+    ) -> list[TranscriptMessage]:
+        """Append messages to the session's transcript; returns them with their ``seq`` set."""
+        if not messages:
+            return []
+        with _db_errors("save the conversation"):
+            async with self._write() as conn:
+                cur = await conn.execute(
+                    "UPDATE copilot_sessions SET updated_at = ? WHERE thread_id = ?",
+                    (time.time(), sid),
+                )
+                if cur.rowcount == 0:
+                    raise _not_found(sid)
+                rows = await conn.execute_fetchall(
+                    "SELECT coalesce(max(seq), 0) FROM copilot_transcript WHERE thread_id = ?",
+                    (sid,),
+                )
+                first = next(iter(rows))[0] + 1
+                stored = [m.model_copy(update={"seq": first + i}) for i, m in enumerate(messages)]
+                await conn.executemany(
+                    f"INSERT INTO copilot_transcript (thread_id, {_MESSAGE_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_message_params(sid, m) for m in stored],
+                )
+        return stored
+
+    async def read_transcript(
+        self, sid: str, limit: int | None = None, before_seq: int | None = None
+    ) -> list[TranscriptMessage]:
+        """The session's messages in order: all, or the last ``limit`` before ``before_seq``."""
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM copilot_transcript WHERE thread_id = ?"
+        params: list[Any] = [sid]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(before_seq)
+        if limit is None:
+            sql += " ORDER BY seq"
+        else:
+            sql += " ORDER BY seq DESC LIMIT ?"
+            params.append(limit)
+        with _db_errors("read the conversation"):
+            rows = list(await self._conn.execute_fetchall(sql, params))
+        if not rows:
+            await self.get_session(sid)  # raises SessionNotFoundError for an unknown id
+            return []
+        if limit is not None:
+            rows.reverse()
+        return [_message_from_row(row) for row in rows]
+
+    # --- search ------------------------------------------------------------------------------
+
+    async def search(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
+        """Sessions whose title or messages contain every word of ``query``; one hit per session.
+
+        Title matches come first, then message matches by relevance. User input is quoted, so
+        FTS5 operators and punctuation in it are searched as text and never raise.
+        """
+        match = build_match_query(query)
+        if match is None or limit <= 0:
+            return []
+        with _db_errors("search the conversations"):
+            title_rows = await self._conn.execute_fetchall(_TITLE_SEARCH_SQL, (match, limit))
+            message_rows = await self._conn.execute_fetchall(
+                _MESSAGE_SEARCH_SQL, (HIGHLIGHT_START, HIGHLIGHT_END, match, limit * 4)
+            )
+        return _merge_hits(title_rows, message_rows, limit)
+
+    # --- checkpoints -------------------------------------------------------------------------
+
+    async def prune_checkpoints(self, sid: str, keep_latest: int = 1) -> int:
+        """Delete the thread's superseded checkpoints and their writes; returns how many went.
+
+        In every checkpoint namespace the newest ``keep_latest`` checkpoints stay, with all their
+        pending writes, so a graph paused by ``interrupt()`` resumes as before. Only for graphs
+        whose state does not need its ancestors (not for LangGraph's DeltaChannel).
+        """
+        if keep_latest < 1:
+            raise ValueError("keep_latest must be at least 1")
+        deleted = 0
+        with _db_errors("compact the conversation's checkpoints"):
+            async with self._write() as conn:
+                namespaces = await conn.execute_fetchall(
+                    "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ?", (sid,)
+                )
+                for (ns,) in namespaces:
+                    deleted += await _prune_namespace(conn, sid, ns, keep_latest)
+        return deleted
+
+    # --- internals ---------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction, serialized with the checkpointer's own use of the connection."""
+        if self._closed:
+            raise SessionStoreError("The conversation database is closed.")
+        async with self.checkpointer.lock:
+            # IMMEDIATE takes the write lock now, so another instance makes us wait (busy
+            # timeout) instead of failing later with SQLITE_BUSY.
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.commit()
+
+
+async def _configure(conn: aiosqlite.Connection, busy_timeout_s: float) -> None:
+    for pragma in schema.FILE_PRAGMAS:
+        await conn.execute(pragma)
+    for pragma in schema.CONNECTION_PRAGMAS:
+        await conn.execute(pragma.format(busy_ms=int(busy_timeout_s * 1000)))
+    rows = await conn.execute_fetchall("PRAGMA auto_vacuum")
+    if next(iter(rows))[0] != 2:
+        # A file created without incremental auto-vacuum (by another tool): convert it once.
+        await conn.execute("VACUUM")
+
+
+async def _migrate(conn: aiosqlite.Connection) -> None:
+    rows = await conn.execute_fetchall("PRAGMA user_version")
+    version = int(next(iter(rows))[0])
+    if version > schema.SCHEMA_VERSION:
+        raise SessionStoreError(
+            "The conversation database was created by a newer GNS3 Copilot; please update."
+        )
+    for current in range(version, schema.SCHEMA_VERSION):
+        await conn.executescript(
+            "BEGIN IMMEDIATE;"
+            + schema.MIGRATIONS[current]
+            + f"PRAGMA user_version = {current + 1}; COMMIT;"
+        )
+
+
+async def _prune_namespace(conn: aiosqlite.Connection, sid: str, ns: str, keep: int) -> int:
+    rows = await conn.execute_fetchall(
+        "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?"
+        " ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?",
+        (sid, ns, keep - 1),
+    )
+    cutoff = next(iter(rows), None)
+    if cutoff is None:
+        return 0
+    # Checkpoint ids sort by time (uuid6); only what is older than the oldest kept one goes, so
+    # writes of a step still running (on the newest checkpoint) are never touched.
+    params = (sid, ns, cutoff[0])
+    await conn.execute(
+        "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?",
+        params,
+    )
+    cur = await conn.execute(
+        "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?",
+        params,
+    )
+    return max(cur.rowcount, 0)
+
+
+def _recover_if_corrupt(db_path: Path, busy_timeout_s: float) -> Recovery | None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    reason = corruption_reason(db_path, busy_timeout_s)
+    return move_aside(db_path, reason) if reason else None
+
+
+@contextlib.contextmanager
+def _db_errors(action: str) -> Iterator[None]:
+    """Re-raise SQLite errors as `SessionStoreError` with a sentence a user can act on."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            text = "the database is busy (is another GNS3 Copilot using this project?)"
+        raise SessionStoreError(f"Could not {action}: {text}.") from exc
+
+
+def _not_found(sid: str) -> SessionNotFoundError:
+    return SessionNotFoundError(f"The conversation {sid} does not exist in this project.")
+
+
+def _to_dt(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, UTC)
+
+
+def _session_from_row(row: sqlite3.Row | Sequence[Any]) -> SessionInfo:
+    sid, title, created, updated, count, tin, tout, pinned, mode, pending = row
+    approvals = [ApprovalRequest.model_validate(a) for a in json.loads(pending)] if pending else []
+    return SessionInfo(
+        id=sid,
+        title=title,
+        created_at=_to_dt(created),
+        updated_at=_to_dt(updated),
+        message_count=count,
+        input_tokens=tin,
+        output_tokens=tout,
+        pinned=bool(pinned),
+        mode=mode,
+        pending_approvals=approvals,
+    )
+
+
+def _message_params(sid: str, m: TranscriptMessage) -> tuple[Any, ...]:
+    tool_calls = (
+        json.dumps([c.model_dump(mode="json") for c in m.tool_calls]) if m.tool_calls else None
+    )
+    metadata = json.dumps(m.metadata, default=str) if m.metadata else None
+    return (
+        sid,
+        m.seq,
+        m.id,
+        m.role,
+        m.content,
+        m.name,
+        m.tool_call_id,
+        tool_calls,
+        metadata,
+        m.created_at.timestamp(),
+    )
+
+
+def _message_from_row(row: sqlite3.Row | Sequence[Any]) -> TranscriptMessage:
+    seq, mid, role, content, name, tool_call_id, tool_calls, metadata, created = row
+    return TranscriptMessage(
+        id=mid,
+        role=role,
+        content=content,
+        name=name,
+        tool_call_id=tool_call_id,
+        tool_calls=[ToolCall.model_validate(c) for c in json.loads(tool_calls)]
+        if tool_calls
+        else [],
+        metadata=json.loads(metadata) if metadata else {},
+        created_at=_to_dt(created),
+        seq=seq,
+    )
+
+
+def _merge_hits(
+    title_rows: Iterable[Sequence[Any]], message_rows: Iterable[Sequence[Any]], limit: int
+) -> list[SessionSearchHit]:
+    hits: dict[str, SessionSearchHit] = {}
+    for sid, title in title_rows:
+        display = title or DEFAULT_TITLE
+        hits.setdefault(sid, SessionSearchHit(session_id=sid, title=display, snippet=display))
+    for sid, title, snip, mid, seq, role in message_rows:
+        if len(hits) >= limit:
+            break
+        if sid not in hits:
+            hits[sid] = SessionSearchHit(
+                session_id=sid,
+                title=title or DEFAULT_TITLE,
+                snippet=snip,
+                message_id=mid,
+                seq=seq,
+                role=role,
+            )
+    return list(hits.values())[:limit]
