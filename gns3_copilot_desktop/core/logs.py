@@ -24,26 +24,38 @@ LOG_BACKUPS = 5
 MIN_REGISTERED_SECRET_LENGTH = 4
 
 _B64 = r"[A-Za-z0-9_-]"
-# Each pattern's group "keep" (when present) is kept and only the rest is replaced.
-_PATTERNS: tuple[re.Pattern[str], ...] = (
+_KV_TRIGGERS = ("token", "key", "pass", "secret")
+# (substrings of which one must occur in the lower-cased text, pattern). The cheap substring test
+# skips most patterns for most lines. A pattern's group "keep" (when present) is kept.
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # JWT: base64url header starting with {" -> "eyJ", payload, optional signature.
-    re.compile(rf"\beyJ{_B64}{{4,}}\.{_B64}{{4,}}\.{_B64}*"),
-    re.compile(r"(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}"),
+    (("eyj",), re.compile(rf"\beyJ{_B64}{{4,}}\.{_B64}{{4,}}\.{_B64}*")),
+    (("bearer",), re.compile(r"(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}")),
     # token=..., api_key=..., password=... in query strings, headers, repr() output.
-    re.compile(
-        r"(?i)(?P<keep>\b(?:access_token|refresh_token|id_token|token|api[_-]?key|password|passwd"
-        r"|secret|client_secret)\s*[=:]\s*)(?!\[REDACTED\])['\"]?[^\s&'\",;}]+"
+    (
+        _KV_TRIGGERS,
+        re.compile(
+            r"(?i)(?P<keep>\b(?:access_token|refresh_token|id_token|token|api[_-]?key|password"
+            r"|passwd|secret|client_secret)\s*[=:]\s*)(?!\[REDACTED\])['\"]?[^\s&'\",;}]+"
+        ),
     ),
     # JSON bodies: "password": "...".
-    re.compile(
-        r"(?i)(?P<keep>\"(?:access_token|refresh_token|token|api_key|apikey|password|secret)\""
-        r"\s*:\s*\")[^\"]+"
+    (
+        _KV_TRIGGERS,
+        re.compile(
+            r"(?i)(?P<keep>\"(?:access_token|refresh_token|token|api_key|apikey|password|secret)\""
+            r"\s*:\s*\")[^\"]+"
+        ),
     ),
     # OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), DeepSeek (sk-), OpenRouter (sk-or-v1-).
-    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
+    (("sk-",), re.compile(r"\bsk-[A-Za-z0-9_-]{16,}")),
     # Google AI (AIza...), Groq (gsk_...), xAI (xai-...), Hugging Face (hf_...).
-    re.compile(
-        r"\b(?:AIza[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,})"
+    (
+        ("aiza", "gsk_", "xai-", "hf_"),
+        re.compile(
+            r"\b(?:AIza[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}"
+            r"|hf_[A-Za-z0-9]{20,})"
+        ),
     ),
 )
 
@@ -85,8 +97,10 @@ def redact(text: str) -> str:
     registered = _registered_pattern
     if registered is not None:
         text = registered.sub(REDACTED, text)
-    for pattern in _PATTERNS:
-        text = pattern.sub(_replace, text)
+    lowered = text.lower()
+    for triggers, pattern in _PATTERNS:
+        if any(trigger in lowered for trigger in triggers):
+            text = pattern.sub(_replace, text)
     return text
 
 
@@ -96,7 +110,7 @@ def looks_like_secret(text: str) -> bool:
     Registered secrets are not considered: this check guards files such as the settings, where a
     short password matching an ordinary word must not block saving.
     """
-    return any(pattern.search(text) for pattern in _PATTERNS)
+    return any(pattern.search(text) for _, pattern in _PATTERNS)
 
 
 class RedactingFilter(logging.Filter):
@@ -132,10 +146,7 @@ def setup_logging(log_dir: Path, level: int | str = logging.INFO) -> Path:
     log_dir.mkdir(parents=True, exist_ok=True)
     log_file = log_dir / LOG_FILE_NAME
     root = logging.getLogger()
-    while _installed_handlers:
-        old = _installed_handlers.pop()
-        root.removeHandler(old)
-        old.close()
+    teardown_logging()
     formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     file_handler = RotatingFileHandler(
         log_file, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
@@ -149,3 +160,12 @@ def setup_logging(log_dir: Path, level: int | str = logging.INFO) -> Path:
         _installed_handlers.append(handler)
     root.setLevel(level)
     return log_file
+
+
+def teardown_logging() -> None:
+    """Remove and close the handlers `setup_logging()` installed (at exit, and in tests)."""
+    root = logging.getLogger()
+    while _installed_handlers:
+        handler = _installed_handlers.pop()
+        root.removeHandler(handler)
+        handler.close()

@@ -69,7 +69,7 @@ class BackendChoice:
 def choose_backend(candidate: KeyringBackend) -> BackendChoice:
     """Accept `candidate` when it keeps secrets safely, else say why not (no I/O but a probe)."""
     if isinstance(candidate, chainer.ChainerBackend):
-        return _choose_from_chain(list(chainer.ChainerBackend.backends))
+        return _choose_from_chain(list(candidate.backends))
     if isinstance(candidate, fail.Keyring | null.Keyring):
         return BackendChoice(None, _no_keyring_reason())
     if _is_file_backend(candidate):
@@ -87,7 +87,7 @@ def choose_backend(candidate: KeyringBackend) -> BackendChoice:
 
 def _choose_from_chain(backends: list[KeyringBackend]) -> BackendChoice:
     reasons: list[str] = []
-    for backend in backends:  # already sorted by priority, highest first
+    for backend in sorted(backends, key=_priority, reverse=True):
         choice = choose_backend(backend)
         if choice.backend is not None:
             return choice
@@ -95,6 +95,13 @@ def _choose_from_chain(backends: list[KeyringBackend]) -> BackendChoice:
             reasons.append(choice.reason)
     file_reasons = [r for r in reasons if r.startswith("Only a file-based")]
     return BackendChoice(None, file_reasons[0] if file_reasons else _no_keyring_reason())
+
+
+def _priority(backend: KeyringBackend) -> float:
+    try:
+        return float(type(backend).priority)
+    except Exception:  # keyring's contract: priority raises when the backend is unusable
+        return float("-inf")
 
 
 def _is_file_backend(backend: KeyringBackend) -> bool:
