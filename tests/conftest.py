@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-pytest_plugins: list[str] = ["tests.helpers.scripted_openai"]
+pytest_plugins: list[str] = ["tests.helpers.scripted_openai", "tests.helpers.keyring_backends"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
