@@ -9,7 +9,13 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-pytest_plugins: list[str] = ["tests.helpers.scripted_openai", "tests.helpers.keyring_backends"]
+pytest_plugins: list[str] = [
+    "tests.helpers.scripted_openai",
+    "tests.helpers.keyring_backends",
+    "tests.helpers.gns3_server",
+    "tests.helpers.qt",
+    "tests.helpers.telnet_lab",
+]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,0 +1,113 @@
+"""The narrow interface the chat widgets need from the agent core.
+
+The widgets never talk to `AgentService` directly: `app.py` adapts the service (which also needs a
+`RunContext`) to `ChatBackend`. Tests use a scripted double of it (tests/helpers/fake_backend.py).
+The small dataclasses here are the UI's view of sessions, history and decisions; the adapter builds
+them from the core's models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from gns3_copilot_desktop.core.protocol import ChatChunk, ToolStatus
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    """One row of the sessions list (or one search hit when `snippet` is set)."""
+
+    session_id: str
+    title: str
+    updated_at: datetime
+    pinned: bool = False
+    snippet: str | None = None
+
+
+@dataclass(frozen=True)
+class UserTurn:
+    """A message the user sent."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantTurn:
+    """A finished assistant answer (Markdown)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolRecord:
+    """A tool call of the history with its outcome."""
+
+    tool_call_id: str
+    tool_name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    output: str = ""
+    status: ToolStatus = "ok"
+    duration_ms: int | None = None
+    truncated: bool = False
+
+
+HistoryItem = UserTurn | AssistantTurn | ToolRecord
+
+
+@dataclass(frozen=True)
+class UserDecision:
+    """The user's answer to one `ApprovalRequest`.
+
+    `arguments` is set only when the user edited them; `always_allow` asks the app to remember the
+    tool for this project (only meaningful with ``action == "approve"``).
+    """
+
+    tool_call_id: str
+    action: Literal["approve", "reject"]
+    arguments: dict[str, Any] | None = None
+    reason: str | None = None
+    always_allow: bool = False
+
+
+class ChatBackend(Protocol):
+    """What the chat panel calls. Every stream follows the rules of `core.protocol`."""
+
+    def stream_chat(self, message: str, session_id: str) -> AsyncIterator[ChatChunk]:
+        """Send `message` in `session_id` and stream the answer."""
+        ...
+
+    def resume(self, session_id: str, decisions: list[UserDecision]) -> AsyncIterator[ChatChunk]:
+        """Continue a turn that waited for approvals."""
+        ...
+
+    async def get_history(self, session_id: str) -> list[HistoryItem]:
+        """The session's transcript, oldest first."""
+        ...
+
+    async def list_sessions(self) -> list[SessionEntry]:
+        """Sessions of the project: pinned first, newest first."""
+        ...
+
+    async def create_session(self) -> SessionEntry:
+        """A new, empty session."""
+        ...
+
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Give a session a new title."""
+        ...
+
+    async def set_pinned(self, session_id: str, pinned: bool) -> None:
+        """Pin or unpin a session."""
+        ...
+
+    async def delete_session(self, session_id: str) -> None:
+        """Delete a session and its history."""
+        ...
+
+    async def search_sessions(self, query: str) -> list[SessionEntry]:
+        """Sessions whose title or messages match `query` (hits carry a snippet)."""
+        ...

@@ -1,0 +1,230 @@
+"""The whole chat experience: sessions, messages, status line and composer, wired together.
+
+`ChatPanel` gets its `ChatBackend` in the constructor (STYLE.md: no singletons) and owns one
+`ChatController`. It is what `CopilotDock` shows; it works from ~360 px wide (sessions behind a
+toggle) to a wide window (sessions beside the conversation).
+"""
+
+from __future__ import annotations
+
+from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6.QtGui import QResizeEvent
+from PyQt6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.ui.a11y import Announcer
+from gns3_copilot_desktop.ui.backend import ChatBackend, UserDecision
+from gns3_copilot_desktop.ui.chat_controller import ChatController
+from gns3_copilot_desktop.ui.composer import Composer
+from gns3_copilot_desktop.ui.message_view import MessageView
+from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel
+from gns3_copilot_desktop.ui.status_line import StatusLine
+from gns3_copilot_desktop.ui.theme import style_sheet
+
+WIDE_PX = 700
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ChatPanel", text)
+
+
+class ChatPanel(QWidget):
+    """Sessions + conversation + composer for one project's backend."""
+
+    session_changed = pyqtSignal(str)
+
+    def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatPanel")
+        self._backend = backend
+        self.controller = ChatController(backend, self)
+        self.session_id: str | None = None
+        self._awaiting_approval = False
+        self._build()
+        self._wire()
+        self.apply_theme()
+
+    # --- layout -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 4, 6, 2)
+        self.sessions_toggle = QToolButton(self)
+        self.sessions_toggle.setText(_tr("☰ Sessions"))
+        self.sessions_toggle.setCheckable(True)
+        self.sessions_toggle.setAccessibleName(_tr("Show sessions"))
+        self.title_label = QLabel(_tr("New conversation"), self)
+        self.title_label.setAccessibleName(_tr("Session title"))
+        self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        font = self.title_label.font()
+        font.setBold(True)
+        self.title_label.setFont(font)
+        self.compact_toggle = QToolButton(self)
+        self.compact_toggle.setText(_tr("Compact"))
+        self.compact_toggle.setCheckable(True)
+        self.compact_toggle.setAccessibleName(_tr("Compact tool cards"))
+        self.compact_toggle.setToolTip(_tr("Hide tool cards behind a count"))
+        bar.addWidget(self.sessions_toggle)
+        bar.addWidget(self.title_label, 1)
+        bar.addWidget(self.compact_toggle)
+        outer.addLayout(bar)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.sessions = SessionsPanel(self._backend, self.splitter)
+        self.sessions.setMinimumWidth(160)
+        self.sessions.hide()
+        column = QWidget(self.splitter)
+        col = QVBoxLayout(column)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(0)
+        self.view = MessageView(column)
+        self.status = StatusLine(column)
+        self.composer = Composer(column)
+        col.addWidget(self.view, 1)
+        col.addWidget(self.status)
+        col.addWidget(self.composer)
+        self.splitter.addWidget(self.sessions)
+        self.splitter.addWidget(column)
+        self.splitter.setStretchFactor(1, 1)
+        outer.addWidget(self.splitter, 1)
+        self.announcer = Announcer(self)
+        self.setTabOrder(self.composer.edit, self.composer.send_button)
+
+    def _wire(self) -> None:
+        c = self.controller
+        c.started.connect(self._started)
+        c.content_received.connect(self.view.append_content)
+        c.tool_started.connect(self.view.start_tool)
+        c.tool_ended.connect(self.view.end_tool)
+        c.approvals_requested.connect(self._approvals)
+        c.title_changed.connect(self._title)
+        c.usage_received.connect(self._usage)
+        c.heartbeat.connect(self.status.heartbeat)
+        c.error_occurred.connect(self._error)
+        c.finished.connect(self._finished)
+        self.composer.send_requested.connect(self.send)
+        self.composer.stop_requested.connect(self.stop)
+        self.view.retry_requested.connect(self.retry)
+        self.view.decisions_made.connect(self._decided)
+        self.sessions.session_selected.connect(lambda sid: spawn(self.open_session(sid)))
+        self.sessions.session_deleted.connect(self._session_deleted)
+        self.sessions_toggle.toggled.connect(self.sessions.setVisible)
+        self.compact_toggle.toggled.connect(self.view.set_compact)
+
+    def apply_theme(self) -> None:
+        """Re-derive the tints from the current palette (call after the OS theme changed)."""
+        self.setStyleSheet(style_sheet(QApplication.palette()))
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """Wide: sessions beside the chat by default; narrow: behind the toggle."""
+        super().resizeEvent(event)
+        if event is not None and (event.oldSize().width() < WIDE_PX) != (self.width() < WIDE_PX):
+            self.sessions_toggle.setChecked(self.width() >= WIDE_PX)
+
+    # --- sessions ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the sessions list and open the newest session (or stay empty)."""
+        await self.sessions.refresh()
+        if self.sessions.entries and self.session_id is None:
+            await self.open_session(self.sessions.entries[0].session_id)
+
+    async def open_session(self, session_id: str) -> None:
+        """Show a session's history (stops a running answer first)."""
+        self.stop()
+        self.session_id = session_id
+        self.sessions.set_current(session_id)
+        entry = next((e for e in self.sessions.entries if e.session_id == session_id), None)
+        self.title_label.setText(entry.title if entry and entry.title else _tr("New conversation"))
+        self.status.reset()
+        history = await self._backend.get_history(session_id)
+        if self.session_id == session_id:
+            self.view.load_history(history)
+            self.session_changed.emit(session_id)
+
+    def _session_deleted(self, session_id: str) -> None:
+        if session_id == self.session_id or self.sessions.current_session is None:
+            self.session_id = None
+            self.view.clear()
+            self.title_label.setText(_tr("New conversation"))
+
+    def _title(self, session_id: str, title: str) -> None:
+        self.sessions.update_title(session_id, title)
+        if session_id == self.session_id:
+            self.title_label.setText(title)
+
+    # --- chat -------------------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Send `text` in the current session (creating one first if needed)."""
+        if self.controller.running:
+            return
+        self.view.add_user_message(text)
+        self.composer.set_running(True)
+        spawn(self._send(text))
+
+    async def _send(self, text: str) -> None:
+        if self.session_id is None:
+            entry = await self._backend.create_session()
+            self.session_id = entry.session_id
+            self.sessions.set_current(entry.session_id)
+            await self.sessions.refresh()
+        self.controller.send(text, self.session_id)
+
+    def stop(self, *_: object) -> None:
+        """Cancel the running answer (and its tools)."""
+        self.controller.stop()
+
+    def retry(self) -> None:
+        """Send the last message again after an error."""
+        if not self.controller.running and self.controller.last_message is not None:
+            self.composer.set_running(True)
+            self.controller.retry()
+
+    def _decided(self, decisions: list[UserDecision]) -> None:
+        if self.session_id is not None and not self.controller.running:
+            self._awaiting_approval = False
+            self.composer.set_running(True)
+            self.controller.resume(self.session_id, decisions)
+
+    def _started(self) -> None:
+        self.composer.set_running(True)
+        self.status.set_working(True)
+        self.announcer.announce(_tr("The assistant is answering."))
+
+    def _approvals(self, requests: list[ApprovalRequest]) -> None:
+        self._awaiting_approval = True
+        self.view.show_approvals(requests)
+        self.announcer.announce(
+            _tr("Approval needed for %n tool call(s).").replace("%n", str(len(requests)))
+        )
+
+    def _usage(self, chunk: ChatChunk) -> None:
+        self.status.add_usage(chunk.usage, chunk.context_tokens, chunk.context_window)
+
+    def _error(self, message: str, kind: str) -> None:
+        self.view.show_error(message, kind)
+        self.announcer.announce(_tr("Error: %1").replace("%1", message))
+
+    def _finished(self, outcome: str) -> None:
+        self.view.finish_turn("awaiting" if self._awaiting_approval else outcome)
+        self.composer.set_running(False)
+        self.status.set_working(False)
+        if outcome == "done" and not self._awaiting_approval:
+            self.announcer.announce(_tr("The answer is complete."))
+        elif outcome == "stopped":
+            self.announcer.announce(_tr("Stopped."))
+        spawn(self.sessions.refresh())

@@ -1,0 +1,165 @@
+"""The message composer: multi-line text, Send/Stop, and the model picker.
+
+Enter sends, Shift+Enter is a new line, Esc (or the Stop button) cancels the running answer. When
+the user cannot send (not logged in, no model set) the composer is disabled and says why; the text
+being typed is kept.
+"""
+
+from __future__ import annotations
+
+from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6.QtGui import QKeyEvent
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Composer", text)
+
+
+class ComposerEdit(QPlainTextEdit):
+    """The text box: Enter submits, Shift+Enter inserts a newline, Esc cancels."""
+
+    submitted = pyqtSignal()
+    cancelled = pyqtSignal()
+
+    def keyPressEvent(self, event: QKeyEvent | None) -> None:
+        """Map Enter and Esc; everything else edits."""
+        assert event is not None
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.submitted.emit()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.cancelled.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class Composer(QWidget):
+    """Where the user writes. Emits `send_requested(text)` and `stop_requested()`."""
+
+    send_requested = pyqtSignal(str)
+    stop_requested = pyqtSignal()
+    model_changed = pyqtSignal(str)  # profile id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 8)
+        layout.setSpacing(4)
+        self.reason_label = QLabel(self)
+        self.reason_label.setObjectName("muted")
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.reason_label.hide()
+        layout.addWidget(self.reason_label)
+        self.edit = ComposerEdit(self)
+        self.edit.setPlaceholderText(_tr("Message the copilot (Enter sends, Shift+Enter new line)"))
+        self.edit.setAccessibleName(_tr("Message"))
+        self.edit.setTabChangesFocus(True)
+        self.edit.setMinimumWidth(60)
+        self.edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        line = self.edit.fontMetrics().lineSpacing()
+        self.edit.setFixedHeight(line * 3 + 14)
+        self.edit.submitted.connect(self.submit)
+        self.edit.cancelled.connect(self._cancel)
+        layout.addWidget(self.edit)
+        row = QHBoxLayout()
+        self.model_combo = QComboBox(self)
+        self.model_combo.setAccessibleName(_tr("Model"))
+        self.model_combo.setToolTip(_tr("The model that answers"))
+        self.model_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.model_combo.setMinimumContentsLength(8)
+        self.model_combo.currentIndexChanged.connect(self._model_selected)
+        self.send_button = QPushButton(_tr("Send"), self)
+        self.send_button.setAccessibleName(_tr("Send message"))
+        self.send_button.clicked.connect(self.submit)
+        self.stop_button = QPushButton(_tr("Stop"), self)
+        self.stop_button.setAccessibleName(_tr("Stop the answer"))
+        self.stop_button.setToolTip(_tr("Stop (Esc)"))
+        self.stop_button.clicked.connect(self._cancel)
+        self.stop_button.hide()
+        row.addWidget(self.model_combo, 1)
+        row.addWidget(self.send_button)
+        row.addWidget(self.stop_button)
+        layout.addLayout(row)
+        self._running = False
+        self._disabled_reason: str | None = None
+        self.edit.textChanged.connect(self._update_buttons)
+        self._update_buttons()
+
+    @property
+    def text(self) -> str:
+        """The text being typed."""
+        return self.edit.toPlainText()
+
+    def submit(self, *_: object) -> None:
+        """Send the text unless empty, running or disabled; the box is cleared on send."""
+        text = self.text.strip()
+        if not text or self._running or self._disabled_reason is not None:
+            return
+        self.edit.clear()
+        self.send_requested.emit(text)
+
+    def _cancel(self, *_: object) -> None:
+        if self._running:
+            self.stop_requested.emit()
+
+    def set_running(self, running: bool) -> None:
+        """While an answer streams, Send becomes Stop."""
+        self._running = running
+        self.send_button.setVisible(not running)
+        self.stop_button.setVisible(running)
+        self._update_buttons()
+        if not running:
+            self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @property
+    def running(self) -> bool:
+        """Whether the composer shows Stop."""
+        return self._running
+
+    def set_disabled_reason(self, reason: str | None) -> None:
+        """Disable sending and say why (None enables it again). Typed text is kept."""
+        self._disabled_reason = reason
+        self.reason_label.setText(reason or "")
+        self.reason_label.setVisible(reason is not None)
+        self.edit.setReadOnly(reason is not None)
+        self.edit.setAccessibleDescription(reason or "")
+        self._update_buttons()
+
+    @property
+    def disabled_reason(self) -> str | None:
+        """Why sending is disabled, if it is."""
+        return self._disabled_reason
+
+    def _update_buttons(self) -> None:
+        can_send = not self._running and self._disabled_reason is None and bool(self.text.strip())
+        self.send_button.setEnabled(can_send)
+
+    def set_models(self, models: list[tuple[str, str]], current: str | None = None) -> None:
+        """Fill the picker with (profile id, display name) pairs."""
+        self.model_combo.blockSignals(True)
+        self.model_combo.clear()
+        for profile_id, name in models:
+            self.model_combo.addItem(name, profile_id)
+        index = self.model_combo.findData(current) if current is not None else 0
+        self.model_combo.setCurrentIndex(max(index, 0))
+        self.model_combo.blockSignals(False)
+        self.model_combo.setEnabled(bool(models))
+
+    def _model_selected(self, index: int) -> None:
+        data = self.model_combo.itemData(index)
+        if isinstance(data, str):
+            self.model_changed.emit(data)

@@ -1,0 +1,612 @@
+"""The scrolling list of messages, tool cards, approvals and errors of one session.
+
+Smoothness rules (shared/notes/stack.md): streamed text is buffered and painted at most ~30 times a
+second; each Markdown block is rendered once when it finishes and only the open block is
+re-rendered; a loaded session builds only its latest turns and adds earlier ones when the user
+scrolls to the top (or presses "Show earlier messages"). Auto-scroll follows only while the view
+is at the bottom; otherwise a "Jump to latest" button appears.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QGuiApplication, QResizeEvent
+from PyQt6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+from gns3_copilot_desktop.ui.backend import AssistantTurn, HistoryItem, ToolRecord, UserTurn
+from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
+from gns3_copilot_desktop.ui.tool_card import ReadOnlyText, ToolCard, ToolGroup, ToolState
+
+PAINT_INTERVAL_MS = 33
+HISTORY_BATCH = 20
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MessageView", text)
+
+
+def _text_label(parent: QWidget, text: str = "", markdown: bool = True) -> QLabel:
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.MarkdownText if markdown else Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setOpenExternalLinks(True)
+    label.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+    )
+    # Ignored width: a long word or URL must not widen the view past a narrow dock.
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    label.setText(text)
+    return label
+
+
+class CodeBlock(QFrame):
+    """A finished code block: monospace, its own horizontal scrollbar, and a Copy button."""
+
+    def __init__(self, code: str, language: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("codeBlock")
+        self.code = code
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.setSpacing(2)
+        row = QHBoxLayout()
+        lang = QLabel(language or _tr("code"), self)
+        lang.setObjectName("muted")
+        self.copy_button = QToolButton(self)
+        self.copy_button.setText(_tr("Copy"))
+        self.copy_button.setAccessibleName(_tr("Copy code"))
+        self.copy_button.clicked.connect(self.copy)
+        row.addWidget(lang)
+        row.addStretch(1)
+        row.addWidget(self.copy_button)
+        layout.addLayout(row)
+        self.text_view = ReadOnlyText(code, _tr("Code"), 30, self)
+        self.text_view.setFrameShape(QFrame.Shape.NoFrame)
+        layout.addWidget(self.text_view)
+
+    def copy(self, *_: object) -> None:
+        """Put the code on the clipboard."""
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(self.code)
+        self.copy_button.setText(_tr("Copied"))
+
+
+class TextSegment(QWidget):
+    """A run of assistant text: finished blocks are widgets made once, the open block a label."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._stream = MarkdownStream()
+        self._open = _text_label(self)
+        self._open.hide()
+        self._layout.addWidget(self._open)
+        self.renders = 0
+
+    @property
+    def text(self) -> str:
+        """The raw Markdown streamed so far."""
+        return self._stream.text
+
+    def feed(self, text: str) -> None:
+        """Add text; render newly finished blocks once and the open block again."""
+        done, open_block = self._stream.feed(text)
+        for block in done:
+            self._add_block(block)
+        self._show_open(open_block)
+        self.renders += 1
+
+    def finish(self) -> None:
+        """End of this run: the open block becomes a finished widget."""
+        for block in self._stream.close():
+            self._add_block(block)
+        self._show_open(None)
+
+    def _add_block(self, block: Block) -> None:
+        widget: QWidget
+        if block.kind == "code":
+            widget = CodeBlock(block.text, block.language, self)
+        else:
+            widget = _text_label(self, block.text, markdown=block.kind == "markdown")
+            if block.kind == "plain":
+                widget.setFont(self.font())
+        self._layout.insertWidget(self._layout.count() - 1, widget)
+
+    def _show_open(self, block: Block | None) -> None:
+        if block is None:
+            self._open.hide()
+            self._open.clear()
+            return
+        fmt = Qt.TextFormat.MarkdownText if block.kind == "markdown" else Qt.TextFormat.PlainText
+        self._open.setTextFormat(fmt)
+        self._open.setText(block.text)
+        self._open.show()
+
+    def block_widgets(self) -> list[QWidget]:
+        """The widgets of the finished blocks, in order."""
+        items = (self._layout.itemAt(i) for i in range(self._layout.count() - 1))
+        return [w for item in items if item is not None and (w := item.widget()) is not None]
+
+
+class UserBubble(QFrame):
+    """A message the user sent."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("userBubble")
+        self.text = text
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        self.label = _text_label(self, text, markdown=False)
+        layout.addWidget(self.label)
+        self.setAccessibleName(_tr("You wrote"))
+
+
+class ErrorBanner(QFrame):
+    """What failed, under the partial answer, with Retry."""
+
+    retry_requested = pyqtSignal()
+
+    def __init__(self, message: str, kind: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("errorBanner")
+        self.message = message
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.label = _text_label(self, "⚠ " + (message or _tr("The answer failed.")), False)
+        self.label.setObjectName("errorText")
+        if kind:
+            self.label.setToolTip(kind)
+        self.retry_button = QPushButton(_tr("Retry"), self)
+        self.retry_button.setAccessibleName(_tr("Retry the last message"))
+        self.retry_button.clicked.connect(self._retry)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.setAccessibleName(_tr("Error: %1").replace("%1", message))
+
+    def _retry(self, *_: object) -> None:
+        self.retry_button.setEnabled(False)
+        self.retry_requested.emit()
+
+
+class AssistantMessage(QWidget):
+    """One assistant turn: text segments interleaved with groups of tool cards."""
+
+    def __init__(self, compact: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._compact = compact
+        self._segment: TextSegment | None = None
+        self.segments: list[TextSegment] = []
+        self.groups: list[ToolGroup] = []
+        self.setAccessibleName(_tr("Assistant"))
+
+    @property
+    def text(self) -> str:
+        """All text of the turn (Markdown), segments joined."""
+        return "\n\n".join(s.text for s in self.segments if s.text)
+
+    @property
+    def renders(self) -> int:
+        """How many times text of this turn was painted."""
+        return sum(s.renders for s in self.segments)
+
+    def feed(self, text: str) -> None:
+        """Append streamed text to the current segment."""
+        if self._segment is None:
+            self._segment = TextSegment(self)
+            self.segments.append(self._segment)
+            self._layout.addWidget(self._segment)
+        self._segment.feed(text)
+
+    def close_text(self) -> None:
+        """Finish the current text segment (before a card, or at the end of the turn)."""
+        if self._segment is not None:
+            self._segment.finish()
+            self._segment = None
+
+    def add_card(self, card: ToolCard) -> None:
+        """Add a tool card, grouping it with the cards right before it."""
+        self.close_text()
+        item = self._layout.itemAt(self._layout.count() - 1) if self._layout.count() else None
+        last = item.widget() if item is not None else None
+        if not isinstance(last, ToolGroup):
+            last = ToolGroup(self._compact, self)
+            last.setObjectName("toolGroup" if self._compact else "")
+            self.groups.append(last)
+            self._layout.addWidget(last)
+        last.add_card(card)
+
+    def add_widget(self, widget: QWidget) -> None:
+        """Append an approval card, an error banner..."""
+        self.close_text()
+        self._layout.addWidget(widget)
+
+    def set_compact(self, compact: bool) -> None:
+        """Switch the tool groups of this turn between full and compact."""
+        self._compact = compact
+        for group in self.groups:
+            group.set_compact(compact)
+
+
+class MessageView(QScrollArea):
+    """The conversation of one session. Feed it from the ChatController's signals."""
+
+    retry_requested = pyqtSignal()
+    decisions_made = pyqtSignal(list)  # list[UserDecision]
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName(_tr("Conversation"))
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self._container = QWidget(self)
+        self._container.setObjectName("conversation")
+        self._layout = QVBoxLayout(self._container)
+        self._layout.setContentsMargins(8, 8, 8, 8)
+        self._layout.setSpacing(8)
+        self.earlier_button = QPushButton(_tr("Show earlier messages"), self._container)
+        self.earlier_button.setAccessibleName(_tr("Show earlier messages"))
+        self.earlier_button.clicked.connect(self.load_earlier)
+        self.earlier_button.hide()
+        self._layout.addWidget(self.earlier_button)
+        self._layout.addStretch(1)
+        self.setWidget(self._container)
+        self.empty_label = _text_label(self._container, "", markdown=False)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setObjectName("muted")
+        self._layout.insertWidget(1, self.empty_label)
+        self.set_empty_text(_tr("Ask about your GNS3 project, or ask the assistant to build it."))
+
+        self.jump_button = QToolButton(self)
+        self.jump_button.setText(_tr("↓ Jump to latest"))
+        self.jump_button.setAccessibleName(_tr("Jump to the latest message"))
+        self.jump_button.clicked.connect(self.jump_to_latest)
+        self.jump_button.hide()
+
+        self._buffer: list[str] = []
+        self._paint_timer = QTimer(self)
+        self._paint_timer.setSingleShot(True)
+        self._paint_timer.setInterval(PAINT_INTERVAL_MS)
+        self._paint_timer.timeout.connect(self.flush)
+        self.paints = 0
+        self._follow = True
+        self._earlier_pending: list[list[list[HistoryItem]]] = []
+        self._keep_distance_from_bottom: int | None = None
+        self._current: AssistantMessage | None = None
+        self._cards: dict[str, ToolCard] = {}
+        self._compact = False
+        bar = self.verticalScrollBar()
+        assert bar is not None
+        bar.rangeChanged.connect(self._range_changed)
+        bar.valueChanged.connect(self._value_changed)
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _append(self, widget: QWidget) -> None:
+        self.empty_label.hide()
+        self._layout.insertWidget(self._layout.count() - 1, widget)
+
+    def set_empty_text(self, text: str) -> None:
+        """The hint shown while the conversation is empty."""
+        self.empty_label.setText(text)
+
+    def clear(self) -> None:
+        """Remove everything (switching sessions)."""
+        self._paint_timer.stop()
+        self._buffer.clear()
+        self._current = None
+        self._cards.clear()
+        self._earlier_pending.clear()
+        for widget in self.message_widgets():
+            widget.setParent(None)
+            widget.deleteLater()
+        self.earlier_button.hide()
+        self.empty_label.show()
+        self._follow = True
+        self.jump_button.hide()
+
+    def message_widgets(self) -> list[QWidget]:
+        """The message widgets in display order."""
+        widgets = []
+        for i in range(self._layout.count()):
+            item = self._layout.itemAt(i)
+            w = item.widget() if item is not None else None
+            if w is not None and w not in (self.earlier_button, self.empty_label):
+                widgets.append(w)
+        return widgets
+
+    def add_user_message(self, text: str) -> UserBubble:
+        """Show a message the user sent and follow it."""
+        self.finish_turn()
+        bubble = UserBubble(text, self._container)
+        self._append(bubble)
+        self.jump_to_latest()
+        return bubble
+
+    def _assistant(self) -> AssistantMessage:
+        if self._current is None:
+            self._current = AssistantMessage(self._compact, self._container)
+            self._append(self._current)
+        return self._current
+
+    @property
+    def current_turn(self) -> AssistantMessage | None:
+        """The assistant turn being streamed, if any."""
+        return self._current
+
+    # --- streaming --------------------------------------------------------------------------
+
+    def append_content(self, text: str) -> None:
+        """Buffer streamed text; it is painted within PAINT_INTERVAL_MS."""
+        self._buffer.append(text)
+        if not self._paint_timer.isActive():
+            self._paint_timer.start()
+
+    def flush(self) -> None:
+        """Paint the buffered text now."""
+        self._paint_timer.stop()
+        if not self._buffer:
+            return
+        text = "".join(self._buffer)
+        self._buffer.clear()
+        self._assistant().feed(text)
+        self.paints += 1
+
+    def start_tool(self, chunk: ChatChunk) -> ToolCard:
+        """A tool_call (queued) or tool_start (running) chunk."""
+        self.flush()
+        call_id = chunk.tool_call_id or (chunk.tool_call.id if chunk.tool_call else "")
+        state = ToolState.RUNNING if chunk.type == "tool_start" else ToolState.QUEUED
+        card = self._cards.get(call_id)
+        if card is None:
+            name = chunk.tool_name or (chunk.tool_call.function.name if chunk.tool_call else "?")
+            card = ToolCard(call_id, name, _arguments(chunk), chunk.content or "", state)
+            self._cards[call_id] = card
+            self._assistant().add_card(card)
+        else:
+            card.set_state(state)
+        self._refresh_groups()
+        return card
+
+    def end_tool(self, chunk: ChatChunk) -> ToolCard:
+        """A tool_end chunk: the card shows status, duration and output."""
+        self.flush()
+        card = self._cards.get(chunk.tool_call_id or "")
+        if card is None:
+            card = self.start_tool(chunk.model_copy(update={"type": "tool_start"}))
+        card.finish(
+            chunk.status or "ok", chunk.tool_output or "", chunk.duration_ms, bool(chunk.truncated)
+        )
+        self._refresh_groups()
+        return card
+
+    def card(self, tool_call_id: str) -> ToolCard | None:
+        """The card of a tool call."""
+        return self._cards.get(tool_call_id)
+
+    def _refresh_groups(self) -> None:
+        if self._current is not None:
+            for group in self._current.groups:
+                group.refresh()
+
+    def show_approvals(self, requests: Sequence[ApprovalRequest]) -> ApprovalCard:
+        """Cards wait for approval; the approval card asks for the decisions."""
+        self.flush()
+        for request in requests:
+            card = self._cards.get(request.tool_call_id)
+            if card is None:
+                card = ToolCard(
+                    request.tool_call_id,
+                    request.tool_name,
+                    request.arguments,
+                    request.summary,
+                    ToolState.AWAITING_APPROVAL,
+                )
+                self._cards[request.tool_call_id] = card
+                self._assistant().add_card(card)
+            else:
+                card.set_state(ToolState.AWAITING_APPROVAL)
+        approval = ApprovalCard(list(requests), self._container)
+        approval.decided.connect(self._decided)
+        self._assistant().add_widget(approval)
+        self.jump_to_latest()
+        approval.focus_first()
+        return approval
+
+    def _decided(self, decisions: list[Any]) -> None:
+        for decision in decisions:
+            card = self._cards.get(decision.tool_call_id)
+            if card is not None and decision.action == "reject":
+                card.finish("rejected", decision.reason or "")
+            elif card is not None:
+                card.set_state(ToolState.QUEUED)
+        self.decisions_made.emit(decisions)
+
+    def show_error(self, message: str, kind: str = "") -> ErrorBanner:
+        """Keep the partial answer and show what failed, with Retry."""
+        self.flush()
+        banner = ErrorBanner(message, kind, self._container)
+        banner.retry_requested.connect(self.retry_requested)
+        self._assistant().add_widget(banner)
+        return banner
+
+    def finish_turn(self, outcome: str = "done") -> None:
+        """The stream ended: paint what is left, close the open block, settle the cards."""
+        self.flush()
+        if self._current is not None:
+            self._current.close_text()
+            if outcome != "done":
+                for card in self._cards.values():
+                    if not card.state.finished and card.state is not ToolState.AWAITING_APPROVAL:
+                        card.finish("cancelled")
+            self._refresh_groups()
+        if outcome != "awaiting":
+            self._current = None
+
+    # --- history (lazy) ---------------------------------------------------------------------
+
+    def load_history(self, items: Sequence[HistoryItem]) -> None:
+        """Show a session: the latest turns now, earlier ones on demand."""
+        self.clear()
+        turns = _group_turns(items)
+        batches = [
+            turns[max(0, i - HISTORY_BATCH) : i] for i in range(len(turns), 0, -HISTORY_BATCH)
+        ]
+        if not batches:
+            return
+        latest = batches.pop(0)
+        self._earlier_pending = batches
+        for turn in latest:
+            self._append(self._build_turn(turn))
+        self.earlier_button.setVisible(bool(self._earlier_pending))
+        self._current = None
+        self.jump_to_latest()
+
+    @property
+    def unrendered_batches(self) -> int:
+        """How many batches of earlier turns are not built yet."""
+        return len(self._earlier_pending)
+
+    def load_earlier(self, *_: object) -> None:
+        """Build the previous batch of turns above the current ones, keeping the view still."""
+        if not self._earlier_pending:
+            return
+        bar = self.verticalScrollBar()
+        assert bar is not None
+        self._keep_distance_from_bottom = bar.maximum() - bar.value()
+        batch = self._earlier_pending.pop(0)
+        for offset, turn in enumerate(batch):
+            self._layout.insertWidget(1 + offset, self._build_turn(turn))
+        self.earlier_button.setVisible(bool(self._earlier_pending))
+
+    def _build_turn(self, turn: list[HistoryItem]) -> QWidget:
+        first = turn[0]
+        if isinstance(first, UserTurn):
+            return UserBubble(first.text, self._container)
+        message = AssistantMessage(self._compact, self._container)
+        for item in turn:
+            if isinstance(item, AssistantTurn):
+                message.feed(item.text)
+                message.close_text()
+            elif isinstance(item, ToolRecord):
+                card = ToolCard(item.tool_call_id, item.tool_name, item.arguments, item.summary)
+                card.finish(item.status, item.output, item.duration_ms, item.truncated)
+                message.add_card(card)
+        return message
+
+    # --- compact mode -----------------------------------------------------------------------
+
+    def set_compact(self, compact: bool) -> None:
+        """Hide tool cards behind a count (compact) or show them."""
+        self._compact = compact
+        for widget in self.message_widgets():
+            if isinstance(widget, AssistantMessage):
+                widget.set_compact(compact)
+
+    # --- scrolling --------------------------------------------------------------------------
+
+    @property
+    def following(self) -> bool:
+        """True while the view sticks to the bottom."""
+        return self._follow
+
+    def jump_to_latest(self, *_: object) -> None:
+        """Scroll to the bottom and follow new content again."""
+        self._follow = True
+        self.jump_button.hide()
+        bar = self.verticalScrollBar()
+        assert bar is not None
+        bar.setValue(bar.maximum())
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        assert bar is not None
+        if self._keep_distance_from_bottom is not None:
+            bar.setValue(maximum - self._keep_distance_from_bottom)
+            self._keep_distance_from_bottom = None
+        elif self._follow:
+            bar.setValue(maximum)
+        self._update_jump()
+
+    def _value_changed(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        assert bar is not None
+        self._follow = value >= bar.maximum() - 8
+        if value <= bar.minimum() and self._earlier_pending and bar.maximum() > 0:
+            QTimer.singleShot(0, self.load_earlier)
+        self._update_jump()
+
+    def _update_jump(self) -> None:
+        bar = self.verticalScrollBar()
+        visible = not self._follow and bar is not None and bar.maximum() > 0
+        self.jump_button.setVisible(visible)
+        if visible:
+            self._place_jump()
+            self.jump_button.raise_()
+
+    def _place_jump(self) -> None:
+        hint = self.jump_button.sizeHint()
+        viewport = self.viewport()
+        assert viewport is not None
+        x = viewport.width() - hint.width() - 12
+        y = viewport.height() - hint.height() - 10
+        self.jump_button.setGeometry(max(x, 0), max(y, 0), hint.width(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """Keep the jump button in the corner."""
+        super().resizeEvent(event)
+        self._place_jump()
+
+
+def _arguments(chunk: ChatChunk) -> dict[str, Any]:
+    if chunk.tool_call is None or not chunk.tool_call.function.arguments:
+        return {}
+    try:
+        value = json.loads(chunk.tool_call.function.arguments)
+    except json.JSONDecodeError:
+        return {"arguments": chunk.tool_call.function.arguments}
+    return value if isinstance(value, dict) else {"arguments": value}
+
+
+def _group_turns(items: Sequence[HistoryItem]) -> list[list[HistoryItem]]:
+    """User messages alone; consecutive assistant text and tool records as one turn."""
+    turns: list[list[HistoryItem]] = []
+    for item in items:
+        if isinstance(item, UserTurn) or not turns or isinstance(turns[-1][0], UserTurn):
+            turns.append([item])
+        else:
+            turns[-1].append(item)
+    return turns
+
+
+__all__ = [
+    "AssistantMessage",
+    "CodeBlock",
+    "ErrorBanner",
+    "MessageView",
+    "UserBubble",
+    "split_blocks",
+]

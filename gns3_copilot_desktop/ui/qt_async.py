@@ -1,0 +1,42 @@
+"""Small helpers for running coroutines on the qasync loop from Qt code.
+
+The whole app runs on qasync's loop (see shared notes: keep the agent on it), so a widget can start
+a coroutine with `spawn`. `spawn` keeps a strong reference to the task (asyncio only keeps weak
+ones) and sends an unexpected exception to the log and `sys.excepthook`, never swallowing it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_tasks: set[asyncio.Task[Any]] = set()
+
+
+def spawn(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.Task[T]:
+    """Run `coro` as a task on the running loop; unexpected errors reach the excepthook."""
+    task = asyncio.get_event_loop().create_task(coro, name=name)
+    _tasks.add(task)
+    task.add_done_callback(_finished)
+    return task
+
+
+def _finished(task: asyncio.Task[Any]) -> None:
+    _tasks.discard(task)
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
+
+def pending_tasks() -> list[asyncio.Task[Any]]:
+    """Tasks started with `spawn` that have not finished (tests cancel them at teardown)."""
+    return [t for t in _tasks if not t.done()]

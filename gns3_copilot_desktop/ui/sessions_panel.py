@@ -1,0 +1,247 @@
+"""The sessions of the current project: list, search, new, rename, pin, delete.
+
+Pinned sessions come first, then the newest; each row shows the title and a relative time. The
+search box looks through titles and message text (the backend's full-text search). Deleting asks
+for confirmation. All backend calls are awaited on the qasync loop; the list never blocks the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtWidgets import (
+    QHBoxLayout,
+    QInputDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry
+from gns3_copilot_desktop.ui.qt_async import spawn
+
+SEARCH_DELAY_MS = 250
+_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SessionsPanel", text)
+
+
+def relative_time(when: datetime, now: datetime | None = None) -> str:
+    """'just now', '5 min ago', '3 h ago', 'yesterday', '4 days ago' or the date."""
+    now = now or datetime.now(UTC)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = (now - when).total_seconds()
+    if seconds < 60:
+        return _tr("just now")
+    if seconds < 3600:
+        return _tr("%1 min ago").replace("%1", str(int(seconds // 60)))
+    if seconds < 86400:
+        return _tr("%1 h ago").replace("%1", str(int(seconds // 3600)))
+    days = int(seconds // 86400)
+    if days == 1:
+        return _tr("yesterday")
+    if days < 7:
+        return _tr("%1 days ago").replace("%1", str(days))
+    return when.astimezone().strftime("%Y-%m-%d")
+
+
+class SessionsPanel(QWidget):
+    """The list of sessions. Emits `session_selected(session_id)` when the user opens one."""
+
+    session_selected = pyqtSignal(str)
+    session_deleted = pyqtSignal(str)
+
+    def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._backend = backend
+        self._current: str | None = None
+        self.entries: list[SessionEntry] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        self.search_edit = QLineEdit(self)
+        self.search_edit.setPlaceholderText(_tr("Search titles and messages"))
+        self.search_edit.setAccessibleName(_tr("Search sessions"))
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.search_edit)
+        row = QHBoxLayout()
+        self.new_button = self._button(_tr("New"), _tr("New session"), self.new_session)
+        self.rename_button = self._button(
+            _tr("Rename"), _tr("Rename session"), self.rename_selected
+        )
+        self.pin_button = self._button(_tr("Pin"), _tr("Pin or unpin session"), self.toggle_pin)
+        self.delete_button = self._button(
+            _tr("Delete"), _tr("Delete session"), self.delete_selected
+        )
+        for button in (self.new_button, self.rename_button, self.pin_button, self.delete_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.list = QListWidget(self)
+        self.list.setAccessibleName(_tr("Sessions"))
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setUniformItemSizes(False)
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
+        self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
+        layout.addWidget(self.list, 1)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(lambda: spawn(self.refresh()))
+        self.search_edit.textChanged.connect(lambda _t: self._search_timer.start())
+        self._update_buttons()
+
+    def _button(self, text: str, name: str, slot: Callable[..., object]) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setAccessibleName(name)
+        button.setToolTip(name)
+        button.clicked.connect(slot)
+        return button
+
+    # --- data -------------------------------------------------------------------------------
+
+    @property
+    def current_session(self) -> str | None:
+        """The session shown in the chat."""
+        return self._current
+
+    def set_current(self, session_id: str | None) -> None:
+        """Mark the session the chat shows."""
+        self._current = session_id
+        self._select(session_id)
+
+    async def refresh(self) -> None:
+        """Reload the list (or the search hits when the search box has text)."""
+        query = self.search_edit.text().strip()
+        if query:
+            entries = await self._backend.search_sessions(query)
+        else:
+            entries = await self._backend.list_sessions()
+        self._fill(entries)
+
+    def _fill(self, entries: list[SessionEntry]) -> None:
+        self.entries = list(entries)
+        self.list.clear()
+        now = datetime.now(UTC)
+        for entry in entries:
+            title = entry.title or _tr("New conversation")
+            first = ("📌 " if entry.pinned else "") + title
+            second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
+            item = QListWidgetItem(f"{first}\n{second}")
+            item.setData(_ROLE, entry.session_id)
+            item.setToolTip(title)
+            pinned = _tr(", pinned") if entry.pinned else ""
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
+            self.list.addItem(item)
+        self._select(self._current)
+        self._update_buttons()
+
+    def _select(self, session_id: str | None) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item is not None and item.data(_ROLE) == session_id:
+                self.list.setCurrentRow(row)
+                return
+
+    def update_title(self, session_id: str, title: str) -> None:
+        """A `title` chunk arrived: show it at once."""
+        self.entries = [
+            SessionEntry(e.session_id, title, e.updated_at, e.pinned, e.snippet)
+            if e.session_id == session_id
+            else e
+            for e in self.entries
+        ]
+        self._fill(self.entries)
+
+    def selected_entry(self) -> SessionEntry | None:
+        """The entry of the highlighted row."""
+        item = self.list.currentItem()
+        if item is None:
+            return None
+        sid = item.data(_ROLE)
+        return next((e for e in self.entries if e.session_id == sid), None)
+
+    def _update_buttons(self) -> None:
+        has = self.list.currentItem() is not None
+        for button in (self.rename_button, self.pin_button, self.delete_button):
+            button.setEnabled(has)
+        entry = self.selected_entry()
+        self.pin_button.setText(_tr("Unpin") if entry and entry.pinned else _tr("Pin"))
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        sid = item.data(_ROLE)
+        if isinstance(sid, str) and sid != self._current:
+            self._current = sid
+            self.session_selected.emit(sid)
+
+    def new_session(self, *_: object) -> None:
+        """Create a session and open it."""
+        spawn(self._new())
+
+    async def _new(self) -> None:
+        entry = await self._backend.create_session()
+        self._current = entry.session_id
+        self.search_edit.clear()
+        await self.refresh()
+        self.session_selected.emit(entry.session_id)
+
+    def rename_selected(self, *_: object) -> None:
+        """Ask for a new title of the selected session."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        title, ok = QInputDialog.getText(
+            self, _tr("Rename session"), _tr("Title:"), QLineEdit.EchoMode.Normal, entry.title
+        )
+        if ok and title.strip():
+            spawn(self._run(self._backend.rename_session(entry.session_id, title.strip())))
+
+    def toggle_pin(self, *_: object) -> None:
+        """Pin the selected session on top, or unpin it."""
+        entry = self.selected_entry()
+        if entry is not None:
+            spawn(self._run(self._backend.set_pinned(entry.session_id, not entry.pinned)))
+
+    def delete_selected(self, *_: object) -> None:
+        """Delete the selected session after confirmation."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            _tr("Delete session"),
+            _tr("Delete “%1” and its whole conversation? This cannot be undone.").replace(
+                "%1", entry.title or _tr("New conversation")
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            spawn(self._delete(entry.session_id))
+
+    async def _delete(self, session_id: str) -> None:
+        await self._backend.delete_session(session_id)
+        if session_id == self._current:
+            self._current = None
+        await self.refresh()
+        self.session_deleted.emit(session_id)
+
+    async def _run(self, action: Awaitable[None]) -> None:
+        await action
+        await self.refresh()

@@ -1,0 +1,118 @@
+"""Colours and the style sheet of the chat widgets, derived from the current palette.
+
+The app follows the OS palette (light or dark); the widgets only add a few tints on top of it, so
+both stay readable. `dark_palette` / `light_palette` exist for screenshots and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PyQt6.QtGui import QColor, QPalette
+from PyQt6.QtWidgets import QApplication
+
+
+@dataclass(frozen=True)
+class ThemeColors:
+    """The few colours the chat adds to the palette."""
+
+    dark: bool
+    user_bubble: str
+    card: str
+    border: str
+    muted: str
+    error: str
+    ok: str
+    warning: str
+    code: str
+
+
+def is_dark(palette: QPalette) -> bool:
+    """True when the window background is darker than its text."""
+    bg = palette.color(QPalette.ColorRole.Window)
+    fg = palette.color(QPalette.ColorRole.WindowText)
+    return bg.lightness() < fg.lightness()
+
+
+def colors(palette: QPalette) -> ThemeColors:
+    """Tints that keep contrast on the given palette."""
+    if is_dark(palette):
+        return ThemeColors(
+            True,
+            "#2d3e55",
+            "#2a2d31",
+            "#4a4f57",
+            "#a8b0ba",
+            "#ff8a80",
+            "#81c995",
+            "#fdd663",
+            "#1e2124",
+        )
+    return ThemeColors(
+        False,
+        "#e3eefc",
+        "#f6f7f9",
+        "#d0d5dc",
+        "#5f6670",
+        "#b3261e",
+        "#1e7b34",
+        "#8a5a00",
+        "#f0f2f4",
+    )
+
+
+def style_sheet(palette: QPalette) -> str:
+    """The chat widgets' style sheet (selectors by objectName only, nothing global)."""
+    c = colors(palette)
+    return f"""
+#userBubble {{ background: {c.user_bubble}; border-radius: 8px; }}
+#toolCard, #approvalCard, #errorBanner, #toolGroup {{
+    background: {c.card}; border: 1px solid {c.border}; border-radius: 6px; }}
+#approvalCard {{ border-color: {c.warning}; }}
+#errorBanner {{ border-color: {c.error}; }}
+#errorText, #stateError {{ color: {c.error}; }}
+#stateOk {{ color: {c.ok}; }}
+#stateWaiting {{ color: {c.warning}; }}
+#muted, #stateMuted {{ color: {c.muted}; }}
+#codeBlock {{ background: {c.code}; border: 1px solid {c.border}; border-radius: 4px; }}
+#truncatedBadge {{ color: {c.warning}; border: 1px solid {c.warning}; border-radius: 3px;
+    padding: 0 3px; }}
+"""
+
+
+def _palette(colours: dict[QPalette.ColorRole, str]) -> QPalette:
+    palette = QPalette()
+    for role, value in colours.items():
+        palette.setColor(role, QColor(value))
+    return palette
+
+
+def dark_palette() -> QPalette:
+    """A dark palette like the ones desktop environments ship."""
+    r = QPalette.ColorRole
+    return _palette(
+        {
+            r.Window: "#202124",
+            r.WindowText: "#e8eaed",
+            r.Base: "#18191b",
+            r.AlternateBase: "#2a2b2e",
+            r.Text: "#e8eaed",
+            r.Button: "#2d2e31",
+            r.ButtonText: "#e8eaed",
+            r.Highlight: "#3b6fb6",
+            r.HighlightedText: "#ffffff",
+            r.ToolTipBase: "#2d2e31",
+            r.ToolTipText: "#e8eaed",
+            r.PlaceholderText: "#9aa0a6",
+            r.Link: "#8ab4f8",
+            r.Mid: "#3c4043",
+            r.Dark: "#111214",
+            r.Light: "#4a4d51",
+        }
+    )
+
+
+def light_palette() -> QPalette:
+    """Qt's default (light) palette of the Fusion style."""
+    style = QApplication.style()
+    return style.standardPalette() if style is not None else QPalette()

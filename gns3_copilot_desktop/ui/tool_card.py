@@ -1,0 +1,386 @@
+"""A tool call as a one-line card, expandable to its arguments and output.
+
+The header says: icon, tool, a human summary, the state and the duration (ticking while it runs).
+The body (arguments and output) is built only when the card is first opened, so a session with
+hundreds of cards costs one line each. Long output shows its head and tail with "Show all"; a badge
+marks output the model only saw truncated. `ToolGroup` holds consecutive cards and, in compact
+mode, hides them behind a count.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import time
+from typing import Any
+
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QFontDatabase
+from PyQt6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+HEAD_LINES = 20
+TAIL_LINES = 20
+_LONG_LINES = HEAD_LINES + TAIL_LINES + 10
+_LONG_CHARS = 6000
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ToolCard", text)
+
+
+class ToolState(enum.Enum):
+    """The life of a tool call as the card shows it."""
+
+    QUEUED = "queued"
+    AWAITING_APPROVAL = "awaiting approval"
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
+
+    @property
+    def label(self) -> str:
+        """Translated text of the state."""
+        return {
+            ToolState.QUEUED: _tr("queued"),
+            ToolState.AWAITING_APPROVAL: _tr("awaiting approval"),
+            ToolState.RUNNING: _tr("running"),
+            ToolState.DONE: _tr("done"),
+            ToolState.ERROR: _tr("error"),
+            ToolState.REJECTED: _tr("rejected"),
+            ToolState.CANCELLED: _tr("cancelled"),
+        }[self]
+
+    @property
+    def icon(self) -> str:
+        """A glyph that reads without colour."""
+        return {
+            ToolState.QUEUED: "○",
+            ToolState.AWAITING_APPROVAL: "?",
+            ToolState.RUNNING: "◔",
+            ToolState.DONE: "✓",
+            ToolState.ERROR: "✗",
+            ToolState.REJECTED: "⊘",
+            ToolState.CANCELLED: "■",
+        }[self]
+
+    @property
+    def finished(self) -> bool:
+        """True for the end states."""
+        return self in (ToolState.DONE, ToolState.ERROR, ToolState.REJECTED, ToolState.CANCELLED)
+
+
+STATUS_TO_STATE = {
+    "ok": ToolState.DONE,
+    "error": ToolState.ERROR,
+    "rejected": ToolState.REJECTED,
+    "cancelled": ToolState.CANCELLED,
+}
+
+_STATE_STYLE = {
+    ToolState.DONE: "stateOk",
+    ToolState.ERROR: "stateError",
+    ToolState.AWAITING_APPROVAL: "stateWaiting",
+}
+
+
+def format_duration(ms: float) -> str:
+    """1234 -> '1.2 s', 65000 -> '1 min 5 s', 80 -> '80 ms'."""
+    if ms < 1000:
+        return _tr("%1 ms").replace("%1", str(int(ms)))
+    seconds = ms / 1000
+    if seconds < 60:
+        return _tr("%1 s").replace("%1", f"{seconds:.1f}")
+    minutes, rest = divmod(int(seconds), 60)
+    return _tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(rest))
+
+
+def head_and_tail(text: str) -> tuple[str, int] | None:
+    """(shortened text, number of hidden lines) when `text` is long, else None."""
+    lines = text.split("\n")
+    if len(lines) > _LONG_LINES:
+        hidden = len(lines) - HEAD_LINES - TAIL_LINES
+        marker = _tr("… %1 lines hidden …").replace("%1", str(hidden))
+        return "\n".join([*lines[:HEAD_LINES], marker, *lines[-TAIL_LINES:]]), hidden
+    if len(text) > _LONG_CHARS:
+        half = _LONG_CHARS // 2
+        hidden_lines = text[half:-half].count("\n")
+        marker = _tr("\n… %1 characters hidden …\n").replace("%1", str(len(text) - 2 * half))
+        return text[:half] + marker + text[-half:], hidden_lines
+    return None
+
+
+def summarize_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
+    """A short `key=value, …` line for a card without a summary from the tool."""
+    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def monospace_font() -> Any:
+    """The system's fixed-width font."""
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+class ReadOnlyText(QPlainTextEdit):
+    """Monospace read-only text whose height follows its content up to `max_lines`."""
+
+    def __init__(self, text: str, name: str, max_lines: int = 24, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFont(monospace_font())
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setAccessibleName(name)
+        self.setMinimumWidth(40)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._max_lines = max_lines
+        self.set_text(text)
+
+    def set_text(self, text: str) -> None:
+        """Replace the text and fit the height to it."""
+        self.setPlainText(text)
+        lines = min(max(text.count("\n") + 1, 1), self._max_lines)
+        metrics = self.fontMetrics()
+        bar = self.horizontalScrollBar()
+        scrollbar = bar.sizeHint().height() if bar is not None else 0
+        self.setFixedHeight(lines * metrics.lineSpacing() + 12 + scrollbar)
+
+
+class ToolCard(QFrame):
+    """One tool call. Update it with `set_state` / `finish`; the body is built on first expand."""
+
+    expanded_changed = pyqtSignal(bool)
+
+    def __init__(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any] | None = None,
+        summary: str = "",
+        state: ToolState = ToolState.QUEUED,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCard")
+        self.tool_call_id = tool_call_id
+        self.tool_name = tool_name
+        self.arguments: dict[str, Any] = dict(arguments or {})
+        self.summary = summary or summarize_arguments(self.arguments)
+        self.output = ""
+        self.truncated = False
+        self.duration_ms: int | None = None
+        self.state = state
+        self._started_at: float | None = None
+        self._body: QWidget | None = None
+        self._output_view: ReadOnlyText | None = None
+        self._show_all: QPushButton | None = None
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._refresh_header)
+        self._build_header()
+        self.set_state(state)
+
+    # --- header ---------------------------------------------------------------------------
+
+    def _build_header(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        layout.setSpacing(2)
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        self.toggle = QToolButton(self)
+        self.toggle.setCheckable(True)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAutoRaise(True)
+        self.toggle.toggled.connect(self.set_expanded)
+        self.title_label = QLabel(self)
+        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.state_label = QLabel(self)
+        self.duration_label = QLabel(self)
+        self.duration_label.setObjectName("muted")
+        self.badge = QLabel(_tr("truncated"), self)
+        self.badge.setObjectName("truncatedBadge")
+        self.badge.setToolTip(_tr("The model saw a shortened version of this output."))
+        self.badge.hide()
+        row.addWidget(self.toggle)
+        row.addWidget(self.title_label, 1)
+        row.addWidget(self.badge)
+        row.addWidget(self.state_label)
+        row.addWidget(self.duration_label)
+        layout.addLayout(row)
+
+    def _refresh_header(self) -> None:
+        self.title_label.setText(f"{self.tool_name} · {self.summary}")
+        self.title_label.setToolTip(f"{self.tool_name}\n{self.summary}")
+        self.state_label.setText(f"{self.state.icon} {self.state.label}")
+        self.state_label.setObjectName(_STATE_STYLE.get(self.state, "stateMuted"))
+        self.state_label.setStyleSheet("")  # re-polish after the objectName change
+        self.duration_label.setText(self.duration_text())
+        self.badge.setVisible(self.truncated)
+        name = _tr("Tool %1: %2, %3").replace("%1", self.tool_name)
+        name = name.replace("%2", self.summary).replace("%3", self.state.label)
+        self.toggle.setAccessibleName(_tr("Show details of %1").replace("%1", self.tool_name))
+        self.setAccessibleName(name)
+
+    def duration_text(self) -> str:
+        """The final duration, or the elapsed time while running."""
+        if self.duration_ms is not None:
+            return format_duration(self.duration_ms)
+        if self.state is ToolState.RUNNING and self._started_at is not None:
+            return format_duration((time.monotonic() - self._started_at) * 1000)
+        return ""
+
+    # --- state ----------------------------------------------------------------------------
+
+    def set_state(self, state: ToolState) -> None:
+        """Move to `state`; running starts the elapsed-time ticker."""
+        self.state = state
+        if state is ToolState.RUNNING:
+            if self._started_at is None:
+                self._started_at = time.monotonic()
+            self._ticker.start()
+        else:
+            self._ticker.stop()
+        self._refresh_header()
+
+    def finish(
+        self,
+        status: str,
+        output: str = "",
+        duration_ms: int | None = None,
+        truncated: bool = False,
+    ) -> None:
+        """The tool_end of this call."""
+        self.output = output
+        self.truncated = truncated
+        if duration_ms is None and self._started_at is not None:
+            duration_ms = int((time.monotonic() - self._started_at) * 1000)
+        self.duration_ms = duration_ms
+        self.set_state(STATUS_TO_STATE.get(status, ToolState.ERROR))
+        if self._output_view is not None:
+            self._fill_output()
+
+    # --- body -----------------------------------------------------------------------------
+
+    @property
+    def body_built(self) -> bool:
+        """Whether the details were ever opened (the body is built lazily)."""
+        return self._body is not None
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the details are shown."""
+        return self.toggle.isChecked()
+
+    def set_expanded(self, expanded: bool) -> None:
+        """Show or hide arguments and output (building them the first time)."""
+        if self.toggle.isChecked() != expanded:
+            self.toggle.setChecked(expanded)
+            return
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        if expanded and self._body is None:
+            self._build_body()
+        if self._body is not None:
+            self._body.setVisible(expanded)
+        self.expanded_changed.emit(expanded)
+
+    def _build_body(self) -> None:
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(22, 0, 0, 4)
+        layout.addWidget(QLabel(_tr("Arguments"), body))
+        args = json.dumps(self.arguments, indent=2, ensure_ascii=False)
+        self.arguments_view = ReadOnlyText(args, _tr("Arguments"), 12, body)
+        layout.addWidget(self.arguments_view)
+        layout.addWidget(QLabel(_tr("Output"), body))
+        self._output_view = ReadOnlyText("", _tr("Output"), 24, body)
+        layout.addWidget(self._output_view)
+        self._show_all = QPushButton(_tr("Show all"), body)
+        self._show_all.setAccessibleName(_tr("Show the whole output"))
+        self._show_all.clicked.connect(self.show_all)
+        layout.addWidget(self._show_all, 0, Qt.AlignmentFlag.AlignLeft)
+        self._body = body
+        self.layout().addWidget(body)  # type: ignore[union-attr]
+        self._fill_output()
+
+    @property
+    def output_view(self) -> ReadOnlyText | None:
+        """The output text widget (None until the card was opened)."""
+        return self._output_view
+
+    @property
+    def show_all_button(self) -> QPushButton | None:
+        """The "Show all" button (None until the card was opened)."""
+        return self._show_all
+
+    def _fill_output(self) -> None:
+        assert self._output_view is not None and self._show_all is not None
+        text = self.output or (_tr("(no output yet)") if not self.state.finished else "")
+        short = head_and_tail(text)
+        self._output_view.set_text(short[0] if short else text)
+        self._show_all.setVisible(short is not None)
+
+    def show_all(self, *_: object) -> None:
+        """Show the whole output instead of head and tail."""
+        if self._output_view is not None and self._show_all is not None:
+            self._output_view.set_text(self.output)
+            self._show_all.hide()
+
+
+class ToolGroup(QFrame):
+    """Consecutive tool cards of a turn; in compact mode only a count button is shown."""
+
+    def __init__(self, compact: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cards: list[ToolCard] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        self.count_button = QPushButton(self)
+        self.count_button.setObjectName("toolCount")
+        self.count_button.setCheckable(True)
+        self.count_button.setFlat(True)
+        self.count_button.toggled.connect(self._apply)
+        layout.addWidget(self.count_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self._compact = compact
+        self._apply()
+
+    def add_card(self, card: ToolCard) -> None:
+        """Append a card to the group."""
+        card.setParent(self)
+        self.cards.append(card)
+        self.layout().addWidget(card)  # type: ignore[union-attr]
+        self._apply()
+
+    def set_compact(self, compact: bool) -> None:
+        """Hide the cards behind the count (compact) or show them all."""
+        self._compact = compact
+        self.count_button.setChecked(False)
+        self._apply()
+
+    def refresh(self) -> None:
+        """Update the count text after a card changed state."""
+        self._apply()
+
+    def _apply(self, *_: object) -> None:
+        running = sum(1 for c in self.cards if not c.state.finished)
+        text = _tr("%n tool call(s)").replace("%n", str(len(self.cards)))
+        if running:
+            text += " · " + _tr("%1 running").replace("%1", str(running))
+        self.count_button.setText(("▾ " if self.count_button.isChecked() else "▸ ") + text)
+        self.count_button.setAccessibleName(text)
+        self.count_button.setVisible(self._compact)
+        show = not self._compact or self.count_button.isChecked()
+        for card in self.cards:
+            card.setVisible(show)
