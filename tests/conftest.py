@@ -12,7 +12,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest_plugins: list[str] = [
     "tests.helpers.scripted_openai",
     "tests.helpers.keyring_backends",
-    "tests.helpers.gns3_server",
     "tests.helpers.qt",
     "tests.helpers.telnet_lab",
 ]
