@@ -13,7 +13,6 @@ pytest_plugins: list[str] = [
     "tests.helpers.scripted_openai",
     "tests.helpers.keyring_backends",
     "tests.helpers.qt",
-    "tests.helpers.telnet_lab",
 ]
 
 
