@@ -126,7 +126,11 @@ class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if getattr(record, "_gns3_copilot_redacted", False):
             return True
-        record.msg = redact(record.getMessage())
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string must not turn a log call into a crash
+            message = f"{record.msg!s} (unformattable log arguments: {record.args!r})"
+        record.msg = redact(message)
         record.args = None
         if record.exc_info and not record.exc_text:
             record.exc_text = self._formatter.formatException(record.exc_info)

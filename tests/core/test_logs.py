@@ -125,6 +125,14 @@ def test_stack_info_is_redacted(capture: tuple[logging.Logger, io.StringIO]):
     assert JWT not in out
 
 
+def test_bad_format_arguments_do_not_raise(capture: tuple[logging.Logger, io.StringIO]):
+    logger, stream = capture
+    logger.info("count %d", f"not a number {JWT}")
+    out = stream.getvalue()
+    assert "unformattable log arguments" in out
+    assert JWT not in out
+
+
 def test_ordinary_text_is_left_alone():
     text = "max_tokens=4096 risk-assessment GET /v3/projects/abc-123 node R1 started (sk-1)"
     assert logs.redact(text) == text
