@@ -1,0 +1,1 @@
+"""The agent: model factory, graph, tools, prompts and the per-project AgentService."""

@@ -1,0 +1,520 @@
+"""Which chat model to use, how to build it, and what its failures mean to a user.
+
+- `LlmConfig`: one resolved model configuration (the API key as a `SecretStr`, never shown).
+- `resolve_llm_config`: explicit dict > saved profile (+ key from the secret store) > environment.
+- `create_base_model`: a LangChain chat model through `init_chat_model`, with streamed usage on.
+- `check_tool_support`: one real call with a trivial tool bound, so a model that cannot call tools
+  is reported before a conversation relies on it.
+- `map_provider_error`: provider SDK / transport exceptions -> `ModelProviderError(kind=...)`.
+- `list_ollama_models`: the models a local Ollama offers (``GET /api/tags``).
+
+Nothing here fetches anything at import or construction time: the only network traffic is to the
+endpoint the user chose, when a call is made.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, Protocol, get_args
+
+import httpx
+from langchain.chat_models import init_chat_model
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from gns3_copilot_desktop.core.errors import ModelConfigError, ModelProviderError
+
+log = logging.getLogger(__name__)
+
+Provider = Literal["openai", "anthropic", "ollama", "deepseek", "openai_compatible"]
+PROVIDERS: tuple[str, ...] = get_args(Provider)
+
+DEEPSEEK_BASE_URL = "https://api.deepseek.com/v1"
+OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434"
+# The key sent to OpenAI-compatible servers that need none (LM Studio, vLLM, Ollama's /v1): the
+# openai SDK refuses an empty key, and it must not fall back to the user's OPENAI_API_KEY, which
+# would then be sent to a third-party endpoint.
+NO_KEY_PLACEHOLDER = "not-needed"
+
+# Models used when only an API key is found in the environment.
+DEFAULT_MODELS: dict[str, str] = {
+    "openai": "gpt-4o-mini",
+    "anthropic": "claude-sonnet-4-5",
+    "deepseek": "deepseek-chat",
+}
+ENV_KEYS: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+}
+_KEYLESS_PROVIDERS = ("ollama", "openai_compatible")
+
+
+class LlmConfig(BaseModel):
+    """One model configuration, ready for `create_base_model`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: Provider
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(default=None, gt=0)
+    context_window: int | None = Field(default=None, gt=0)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+
+    @property
+    def label(self) -> str:
+        """``provider:model`` for messages and logs."""
+        return f"{self.provider}:{self.model}"
+
+
+class LlmProfileLike(Protocol):
+    """What `resolve_llm_config` reads from a saved profile (settings' `LlmProfile`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def provider(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def base_url(self) -> str | None: ...
+    @property
+    def temperature(self) -> float | None: ...
+    @property
+    def max_tokens(self) -> int | None: ...
+    @property
+    def context_window(self) -> int | None: ...
+    @property
+    def timeout_s(self) -> float | None: ...
+
+
+ApiKeyLookup = Callable[[str], Awaitable[str | None]]
+
+
+# --- building the model ------------------------------------------------------------------------
+
+
+def create_base_model(config: LlmConfig) -> BaseChatModel:
+    """Build the chat model for ``config`` (no network call is made here)."""
+    key = config.api_key.get_secret_value() if config.api_key else None
+    common: dict[str, Any] = {"max_retries": config.max_retries}
+    if config.temperature is not None:
+        common["temperature"] = config.temperature
+    try:
+        if config.provider == "ollama":
+            return _ollama_model(config, common)
+        if config.provider == "anthropic":
+            return _anthropic_model(config, key, common)
+        return _openai_like_model(config, key, common)
+    except (ImportError, ValueError) as exc:
+        # a ValidationError's text quotes input values: keep only the messages
+        detail = _validation_text(exc) if isinstance(exc, ValidationError) else str(exc)
+        raise ModelConfigError(f"The model {config.label} cannot be used: {detail}") from None
+
+
+def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any]) -> BaseChatModel:
+    provider, base_url = "openai", config.base_url
+    if config.provider == "openai_compatible":
+        if not base_url:
+            raise ModelConfigError(
+                f"The model {config.label} needs a base URL (e.g. http://127.0.0.1:1234/v1)."
+            )
+        key = key or NO_KEY_PLACEHOLDER
+    elif config.provider == "deepseek":
+        if importlib.util.find_spec("langchain_deepseek") is not None:
+            provider = "deepseek"  # its client also parses DeepSeek's reasoning_content
+        else:
+            base_url = base_url or DEEPSEEK_BASE_URL  # DeepSeek's API is OpenAI-compatible
+    if not key:
+        raise ModelConfigError(_missing_key_text(config))
+    kwargs: dict[str, Any] = {**common, "api_key": key, "timeout": config.timeout_s}
+    if config.max_tokens is not None:
+        kwargs["max_tokens"] = config.max_tokens
+    if provider == "deepseek":
+        if base_url:
+            kwargs["api_base"] = base_url
+    else:
+        kwargs["stream_usage"] = True  # usage arrives in the last chunk of every stream
+        if base_url:
+            kwargs["base_url"] = base_url
+    return _init(config.model, provider, kwargs)
+
+
+def _anthropic_model(config: LlmConfig, key: str | None, common: dict[str, Any]) -> BaseChatModel:
+    if not key:
+        raise ModelConfigError(_missing_key_text(config))
+    kwargs: dict[str, Any] = {**common, "api_key": key, "timeout": config.timeout_s}
+    kwargs["stream_usage"] = True
+    if config.max_tokens is not None:
+        kwargs["max_tokens"] = config.max_tokens
+    if config.base_url:
+        kwargs["base_url"] = config.base_url
+    return _init(config.model, "anthropic", kwargs)
+
+
+def _ollama_model(config: LlmConfig, common: dict[str, Any]) -> BaseChatModel:
+    common = {k: v for k, v in common.items() if k != "max_retries"}  # not an Ollama option
+    kwargs: dict[str, Any] = {
+        **common,
+        "base_url": normalize_ollama_host(config.base_url or OLLAMA_DEFAULT_HOST),
+        "client_kwargs": {"timeout": config.timeout_s},
+    }
+    if config.max_tokens is not None:
+        kwargs["num_predict"] = config.max_tokens
+    if config.context_window is not None:
+        kwargs["num_ctx"] = config.context_window
+    return _init(config.model, "ollama", kwargs)
+
+
+def _init(model: str, provider: str, kwargs: dict[str, Any]) -> BaseChatModel:
+    built = init_chat_model(model, model_provider=provider, **kwargs)
+    if not isinstance(built, BaseChatModel):  # a configurable wrapper: never with these args
+        raise ModelConfigError(f"The model {provider}:{model} could not be built.")
+    return built
+
+
+def _missing_key_text(config: LlmConfig) -> str:
+    env = ENV_KEYS.get(config.provider)
+    hint = f" or set {env}" if env else ""
+    return f"The model {config.label} needs an API key: enter it in the model settings{hint}."
+
+
+# --- resolving the configuration ---------------------------------------------------------------
+
+
+async def resolve_llm_config(
+    explicit: Mapping[str, Any] | None,
+    profile: LlmProfileLike | None,
+    api_key_lookup: ApiKeyLookup | None,
+    env: Mapping[str, str],
+) -> LlmConfig:
+    """The configuration to use: explicit dict, else saved profile, else environment variables.
+
+    A missing API key is taken from the provider's environment variable (``OPENAI_API_KEY``...)
+    for the first-party providers only, never for an OpenAI-compatible third-party endpoint.
+    Raises `ModelConfigError` with a text a user can act on when nothing usable is configured.
+    """
+    if explicit:
+        return _with_env_key(_validate(dict(explicit), "the explicit model configuration"), env)
+    if profile is not None:
+        return await _from_profile(profile, api_key_lookup, env)
+    from_env = _from_env(env)
+    if from_env is not None:
+        return from_env
+    raise ModelConfigError(
+        "No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, "
+        "ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL)."
+    )
+
+
+async def _from_profile(
+    profile: LlmProfileLike, api_key_lookup: ApiKeyLookup | None, env: Mapping[str, str]
+) -> LlmConfig:
+    fields: dict[str, Any] = {
+        "provider": profile.provider,
+        "model": profile.model,
+        "base_url": profile.base_url or None,
+        "temperature": profile.temperature,
+        "max_tokens": profile.max_tokens,
+        "context_window": profile.context_window,
+    }
+    if profile.timeout_s is not None:
+        fields["timeout_s"] = profile.timeout_s
+    if api_key_lookup is not None:
+        key = await api_key_lookup(profile.id)
+        if key:
+            fields["api_key"] = key
+    config = _with_env_key(_validate(fields, f"the model profile {profile.name!r}"), env)
+    if config.api_key is None and config.provider not in _KEYLESS_PROVIDERS:
+        raise ModelConfigError(
+            f"The model profile {profile.name!r} has no API key: enter it in the model settings."
+        )
+    return config
+
+
+def _from_env(env: Mapping[str, str]) -> LlmConfig | None:
+    chosen = env.get("GNS3_COPILOT_MODEL", "").strip()
+    if chosen:
+        provider, model = _split_model_spec(chosen)
+    else:
+        provider = next((p for p, var in ENV_KEYS.items() if env.get(var)), "")
+        if not provider:
+            if env.get("OLLAMA_HOST"):
+                raise ModelConfigError(
+                    "OLLAMA_HOST is set but no model is chosen: set "
+                    "GNS3_COPILOT_MODEL=ollama:<model> (e.g. ollama:llama3.1:8b)."
+                )
+            return None
+        model = DEFAULT_MODELS[provider]
+    fields: dict[str, Any] = {"provider": provider, "model": model}
+    if provider == "ollama" and env.get("OLLAMA_HOST"):
+        fields["base_url"] = normalize_ollama_host(env["OLLAMA_HOST"])
+    if provider == "openai" and env.get("OPENAI_BASE_URL"):
+        fields["base_url"] = env["OPENAI_BASE_URL"]
+    return _with_env_key(_validate(fields, "GNS3_COPILOT_MODEL"), env)
+
+
+def _split_model_spec(spec: str) -> tuple[str, str]:
+    provider, sep, model = spec.partition(":")
+    if sep and provider in PROVIDERS:
+        return provider, model
+    lowered = spec.lower()
+    for prefix, inferred in (("gpt-", "openai"), ("o1", "openai"), ("o3", "openai")):
+        if lowered.startswith(prefix):
+            return inferred, spec
+    if lowered.startswith("claude"):
+        return "anthropic", spec
+    if lowered.startswith("deepseek"):
+        return "deepseek", spec
+    raise ModelConfigError(
+        f"GNS3_COPILOT_MODEL={spec!r} does not name a provider: write it as provider:model, "
+        f"with provider one of {', '.join(PROVIDERS)}."
+    )
+
+
+def _validate(fields: dict[str, Any], source: str) -> LlmConfig:
+    try:
+        return LlmConfig.model_validate(fields)
+    except ValidationError as exc:
+        # ``from None``: the ValidationError quotes the input, which may hold an API key
+        raise ModelConfigError(f"In {source}: {_validation_text(exc)}.") from None
+
+
+def _validation_text(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'config'}: {e['msg']}" for e in exc.errors()
+    )
+
+
+def _with_env_key(config: LlmConfig, env: Mapping[str, str]) -> LlmConfig:
+    var = ENV_KEYS.get(config.provider)
+    if config.api_key is not None or var is None or not env.get(var):
+        return config
+    return config.model_copy(update={"api_key": SecretStr(env[var])})
+
+
+# --- checking tool support ---------------------------------------------------------------------
+
+_PING_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "ping",
+        "description": "Answer the connectivity check. Always call this tool.",
+        "parameters": {
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "Any short text."}},
+            "required": ["text"],
+        },
+    },
+}
+
+
+async def check_tool_support(model: BaseChatModel) -> None:
+    """Make one real call with a trivial tool bound; raise if the model does not take tools.
+
+    Raises `ModelConfigError` when the provider rejects tools (e.g. OpenAI-compatible servers'
+    400 "does not support tools", Ollama's "... does not support tools"), and the mapped
+    `ModelProviderError` for any other failure (bad key, nothing listening...). A model that
+    accepts tools but answers in text is accepted, with a warning in the log.
+    """
+    name = model_name(model)
+    try:
+        bound = model.bind_tools([_PING_TOOL])
+    except NotImplementedError as exc:
+        raise ModelConfigError(f"The model {name} does not accept tool calls.") from exc
+    try:
+        answer = await bound.ainvoke([HumanMessage("Call the ping tool with text 'ok'.")])
+    except Exception as exc:  # provider failure: either "no tools" or a mapped error
+        if _rejects_tools(exc):
+            raise ModelConfigError(
+                f"The model {name} does not accept tool calls ({_provider_text(exc)}). "
+                "Choose a model that supports tools (function calling)."
+            ) from exc
+        raise map_provider_error(exc) from exc
+    if not (isinstance(answer, AIMessage) and answer.tool_calls):
+        log.warning("model %s accepted tools but answered without calling one", name)
+
+
+def model_name(model: BaseChatModel) -> str:
+    """The model's name as the provider knows it."""
+    for attr in ("model_name", "model"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+def _rejects_tools(exc: BaseException) -> bool:
+    status = _status_code(exc)
+    text = _provider_text(exc).lower()
+    if "does not support tools" in text:
+        return True
+    return status in (400, 404, 422, 501) and ("tool" in text or "function" in text)
+
+
+# --- mapping provider errors -------------------------------------------------------------------
+
+CUT_OFF_TEXT = "The answer was cut off: the model provider closed the stream before it finished."
+
+
+def map_provider_error(exc: BaseException) -> ModelProviderError:
+    """Turn a provider SDK or transport exception into a `ModelProviderError` with a clear text.
+
+    Works by HTTP status and by exception class names along the cause chain, so the openai,
+    anthropic and ollama SDKs (and httpx or httpx2 underneath) map alike.
+    """
+    if isinstance(exc, ModelProviderError):
+        return exc
+    chain = _cause_chain(exc)
+    names = {type(e).__name__ for e in chain}
+    status = _status_code(exc)
+    detail = _provider_text(exc)
+    if status is not None:
+        return _by_status(status, detail, exc)
+    if isinstance(exc, json.JSONDecodeError) or "JSONDecodeError" in names:
+        return ModelProviderError(
+            "The model provider sent a malformed answer (not valid JSON). Try again; if it "
+            "persists, the endpoint is not fully OpenAI-compatible.",
+            kind="malformed",
+        )
+    if names & {"RemoteProtocolError", "IncompleteRead", "ChunkedEncodingError"}:
+        return ModelProviderError(CUT_OFF_TEXT, kind="cut_off")
+    if names & {"APITimeoutError", "TimeoutException", "ReadTimeout", "ConnectTimeout"} or any(
+        isinstance(e, TimeoutError) for e in chain
+    ):
+        return ModelProviderError(
+            "The model provider did not answer in time. Try again, or raise the timeout in the "
+            "model settings.",
+            kind="timeout",
+        )
+    if names & {"APIConnectionError", "ConnectError", "NetworkError"} or any(
+        isinstance(e, ConnectionError) for e in chain
+    ):
+        return ModelProviderError(
+            f"Could not reach the model provider ({detail}). Check the base URL and the network.",
+            kind="connection",
+        )
+    return ModelProviderError(f"The model provider failed: {detail}", kind="provider")
+
+
+def _by_status(status: int, detail: str, exc: BaseException) -> ModelProviderError:
+    if status in (401, 403):
+        return ModelProviderError(
+            f"The model provider rejected the API key ({status}: {detail}). Check the key in "
+            "the model settings.",
+            kind="auth",
+        )
+    if status == 429:
+        retry = _retry_after(exc)
+        wait = f" Try again in {retry} s." if retry else " Try again in a moment."
+        return ModelProviderError(
+            f"The model provider's rate limit or quota was reached ({detail}).{wait}",
+            kind="rate_limit",
+        )
+    if status == 408:
+        return ModelProviderError(f"The model provider timed out ({detail}).", kind="timeout")
+    if 400 <= status < 500:
+        return ModelProviderError(
+            f"The model provider refused the request ({status}: {detail}).", kind="bad_request"
+        )
+    return ModelProviderError(
+        f"The model provider had an internal error ({status}: {detail}). Try again.",
+        kind="provider",
+    )
+
+
+def _cause_chain(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _status_code(exc: BaseException) -> int | None:
+    for item in _cause_chain(exc):
+        status = getattr(item, "status_code", None)
+        if isinstance(status, int):
+            return status
+        response = getattr(item, "response", None)
+        status = getattr(response, "status_code", None)
+        if isinstance(status, int):
+            return status
+    return None
+
+
+def _provider_text(exc: BaseException) -> str:
+    """The provider's own message (OpenAI's error.message), else the exception text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else None
+        if isinstance(message, str) and message:
+            return message
+    text = str(getattr(exc, "error", "") or exc).strip()
+    return text or type(exc).__name__
+
+
+def _retry_after(exc: BaseException) -> str | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    value = headers.get("retry-after")
+    return str(value) if value else None
+
+
+# --- Ollama ------------------------------------------------------------------------------------
+
+
+def normalize_ollama_host(host: str) -> str:
+    """``127.0.0.1:11434`` or ``http://host:11434/v1/`` -> ``http://host:11434``."""
+    host = host.strip().rstrip("/")
+    if "://" not in host:
+        host = f"http://{host}"
+    return host.removesuffix("/v1")
+
+
+async def list_ollama_models(
+    host: str = OLLAMA_DEFAULT_HOST, *, timeout_s: float = 3.0
+) -> list[str]:
+    """Names of the models a local Ollama offers (``GET /api/tags``), sorted.
+
+    Returns ``[]`` when Ollama answers but has no model pulled; raises `ModelProviderError`
+    (kind ``connection``) when nothing answers at ``host``, ``malformed`` for an unexpected answer.
+    """
+    base = normalize_ollama_host(host)
+    try:
+        async with httpx.AsyncClient(timeout=timeout_s) as client:
+            response = await client.get(f"{base}/api/tags")
+            response.raise_for_status()
+            payload = response.json()
+    except httpx.HTTPStatusError as exc:
+        raise ModelProviderError(
+            f"{base} answered {exc.response.status_code} to /api/tags: is it an Ollama server?",
+            kind="bad_request",
+        ) from exc
+    except httpx.HTTPError as exc:
+        raise ModelProviderError(
+            f"Nothing answers at {base}: is Ollama running? ({type(exc).__name__})",
+            kind="connection",
+        ) from exc
+    except ValueError as exc:
+        raise ModelProviderError(
+            f"{base} sent an answer that is not JSON.", kind="malformed"
+        ) from exc
+    models = payload.get("models") if isinstance(payload, dict) else None
+    if not isinstance(models, list):
+        raise ModelProviderError(f"{base} sent no model list in /api/tags.", kind="malformed")
+    return sorted(str(m["name"]) for m in models if isinstance(m, dict) and m.get("name"))
