@@ -1,0 +1,193 @@
+"""Notification streams of a GNS3 server as async iterators of typed events.
+
+The server pushes ``{"action": ..., "event": {...}}`` messages over a websocket that takes the JWT
+as a ``?token=`` query parameter. :func:`stream_notifications` connects, yields
+:class:`~.models.Notification` objects, and reconnects with bounded, jittered exponential backoff
+when the connection drops. An authentication failure (close code 1008, HTTP 401/403) raises
+:class:`Gns3AuthError` instead of retrying forever, and so does giving up after
+``Backoff.max_failures`` connection attempts in a row (:class:`Gns3ConnectionError`).
+
+The URL with the token is never logged: log lines name the server and the path only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import ssl
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from pydantic import ValidationError
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from gns3_copilot_desktop.core.errors import (
+    Gns3AuthError,
+    Gns3ConnectionError,
+    Gns3Error,
+    Gns3NotFoundError,
+    Gns3PermissionError,
+)
+from gns3_copilot_desktop.core.gns3.models import Notification, token_expired
+
+_log = logging.getLogger(__name__)
+POLICY_VIOLATION = 1008  # what the server closes with when the token is refused
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Reconnect delays: ``initial * factor**n``, capped at ``maximum``, +/- ``jitter``."""
+
+    initial: float = 0.5
+    maximum: float = 30.0
+    factor: float = 2.0
+    jitter: float = 0.2
+    max_failures: int = 8
+
+    def delay(self, failures: int) -> float:
+        """The wait before attempt ``failures + 1`` (``failures`` >= 1)."""
+        base = min(self.maximum, self.initial * self.factor ** max(0, failures - 1))
+        spread = base * self.jitter
+        return max(0.0, base + random.uniform(-spread, spread))
+
+
+@dataclass(frozen=True)
+class WsTarget:
+    """Where to connect: ``server`` is ``http(s)://host:port``, ``path`` starts with ``/v3``.
+
+    ``token`` is read at each (re)connection, so a re-login is picked up.
+    """
+
+    server: str
+    path: str
+    token: Callable[[], str | None]
+    ssl_context: ssl.SSLContext | None = None
+    open_timeout: float = 15.0
+
+    def url(self, token: str) -> str:
+        """The websocket URL, token included: never log it."""
+        scheme = "wss" if self.server.startswith("https://") else "ws"
+        host = self.server.split("://", 1)[1]
+        return f"{scheme}://{host}{self.path}?token={quote(token, safe='')}"
+
+    @property
+    def label(self) -> str:
+        """A loggable name for the stream (no token)."""
+        return f"{self.server}{self.path}"
+
+
+async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncIterator[Notification]:
+    """Yield the events of one notification websocket, reconnecting after drops."""
+    failures = 0
+    while True:
+        token = target.token()
+        if not token:
+            raise Gns3AuthError(
+                f"Not logged in to {target.server}: notifications need a token.",
+                server=target.server,
+            )
+        if token_expired(token):
+            raise _auth_closed(target, "the token's lifetime is over")
+        try:
+            async with connect(
+                target.url(token),
+                ssl=target.ssl_context,
+                open_timeout=target.open_timeout,
+                max_size=2**24,
+            ) as ws:
+                _log.info("notifications: connected to %s", target.label)
+                failures = 0
+                async for notification in _receive(ws, target):
+                    yield notification
+            _log.warning("notifications: %s closed by the server", target.label)
+        except InvalidStatus as exc:
+            raise _handshake_error(target, exc.response.status_code) from exc
+        except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
+            failures += 1
+            if failures >= backoff.max_failures:
+                raise Gns3ConnectionError(
+                    f"Lost the notifications of {target.server} and could not reconnect after "
+                    f"{failures} attempts ({_describe(exc)}).",
+                    server=target.server,
+                ) from exc
+            _log.warning(
+                "notifications: %s dropped (%s); retry %d", target.label, _describe(exc), failures
+            )
+            await asyncio.sleep(backoff.delay(failures))
+            continue
+        # A clean close by the server (e.g. restart): retry promptly, still bounded by backoff.
+        failures += 1
+        await asyncio.sleep(backoff.delay(failures))
+
+
+async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncIterator[Notification]:
+    last_error: str | None = None
+    try:
+        async for raw in ws:
+            notification = _decode(raw, target)
+            if notification is None:
+                continue
+            if notification.error_message:
+                last_error = notification.error_message
+            yield notification
+    except ConnectionClosed as exc:
+        if _close_code(exc) == POLICY_VIOLATION:
+            raise _auth_closed(target, last_error) from exc
+        raise
+    if ws.close_code == POLICY_VIOLATION:
+        raise _auth_closed(target, last_error)
+
+
+def _decode(raw: str | bytes, target: WsTarget) -> Notification | None:
+    try:
+        return Notification.model_validate(json.loads(raw))
+    except (ValueError, ValidationError):
+        _log.warning("notifications: %s sent a message that is not an event", target.label)
+        return None
+
+
+def _close_code(exc: ConnectionClosed) -> int | None:
+    frame = exc.rcvd or exc.sent
+    return frame.code if frame is not None else None
+
+
+def _auth_closed(target: WsTarget, server_message: str | None) -> Gns3AuthError:
+    detail = f" ({server_message})" if server_message else ""
+    return Gns3AuthError(
+        f"The authentication with {target.server} expired or is invalid{detail}. "
+        "Please log in again.",
+        server=target.server,
+        status_code=401,
+    )
+
+
+def _handshake_error(target: WsTarget, status: int) -> Gns3Error:
+    if status == 401:
+        return _auth_closed(target, None)
+    if status == 403:
+        return Gns3PermissionError(
+            f"{target.server} does not allow these notifications for this user.",
+            server=target.server,
+            status_code=status,
+        )
+    if status == 404:
+        return Gns3NotFoundError(
+            f"{target.server} has no notification stream at {target.path}.",
+            server=target.server,
+            status_code=status,
+        )
+    return Gns3ConnectionError(
+        f"{target.server} refused the notification stream (HTTP {status}).",
+        server=target.server,
+        status_code=status,
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    # websockets' messages never contain the URL, OSError's neither; keep them short.
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"

@@ -1,0 +1,316 @@
+"""Pytest plugin: the REAL GNS3 server 3.0.6 on 127.0.0.1, started once per test session.
+
+The server lives in its own virtual environment (``$GNS3_SERVER_VENV``, created with pip when
+missing) so its pins never decide ours. Each session gets a throwaway run dir: every path of the
+server's config points into it, and so do HOME, TMPDIR and XDG_*. The server is stopped by PID
+(SIGTERM, then SIGKILL) at the end. Switch/hub nodes need dynamips: ``$GNS3_DYNAMIPS_PATH`` (set
+by tests/tools/run_suite.sh from tests/tools/fetch_dynamips.sh) or the cached wrapper.
+
+Fixtures: ``gns3_server`` (session), ``gns3_token`` (session), ``gns3_client``, ``gns3_project``,
+``requires_dynamips``.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+import pytest_asyncio
+
+from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
+
+SERVER_VERSION = "3.0.6"
+USERNAME = "admin"
+PASSWORD = "admin"
+START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 15.0
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gns3-copilot-desktop"
+_JWT = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
+
+
+@dataclass(frozen=True)
+class Gns3Server:
+    """A running test server."""
+
+    base_url: str
+    username: str
+    password: str
+    dynamips_available: bool
+    dynamips_reason: str
+    run_dir: Path
+    log_path: Path
+    pid: int
+    jwt_secret: str = field(repr=False)
+
+    def craft_token(self, username: str, *, expires_in_s: float) -> str:
+        """An HS256 JWT signed with the server's secret (negative ``expires_in_s``: expired)."""
+        return craft_hs256_token(self.jwt_secret, username, time.time() + expires_in_s)
+
+    def log_text(self) -> str:
+        """The server's log with anything that looks like a JWT redacted."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return _JWT.sub("<jwt>", text)
+
+
+def craft_hs256_token(secret: str, username: str, exp: float) -> str:
+    """Sign ``{"sub": username, "exp": exp}`` the way the server does (HS256, stdlib only)."""
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    payload = b64(json.dumps({"sub": username, "exp": int(exp)}).encode())
+    signing_input = f"{header}.{payload}".encode()
+    signature = hmac.new(secret.encode(), signing_input, hashlib.sha256).digest()
+    return f"{header}.{payload}.{b64(signature)}"
+
+
+# --- setup helpers -------------------------------------------------------------------------------
+
+
+def server_venv() -> Path:
+    """The server's venv, installed with pip when missing."""
+    venv = Path(os.environ.get("GNS3_SERVER_VENV", _CACHE / f"gns3-server-{SERVER_VERSION}"))
+    binary = venv / "bin" / "gns3server"
+    if binary.exists() and (venv / ".complete").exists():
+        return venv
+    if binary.exists() and not (venv / ".complete").exists() and _being_installed(venv):
+        _wait_for(lambda: (venv / ".complete").exists(), 300, "another install of the server")
+        return venv
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            f"gns3-server=={SERVER_VERSION}",
+        ],
+        check=True,
+    )
+    (venv / ".complete").touch()
+    return venv
+
+
+def _being_installed(venv: Path) -> bool:
+    # run_suite.sh may be installing it right now in another process (it writes .complete last).
+    newest = max((p.stat().st_mtime for p in venv.rglob("*") if p.is_file()), default=0.0)
+    return time.time() - newest < 60
+
+
+def find_dynamips() -> tuple[str | None, str]:
+    """(path, reason): the dynamips to use, or None with why not."""
+    configured = os.environ.get("GNS3_DYNAMIPS_PATH")
+    candidates = [configured] if configured else []
+    candidates += [str(_CACHE / "dynamips" / "dynamips"), shutil.which("dynamips") or ""]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate, ""
+    if configured:
+        return None, f"GNS3_DYNAMIPS_PATH={configured} is not an executable file"
+    return None, (
+        "dynamips is not available (run tests/tools/fetch_dynamips.sh DIR and set "
+        "GNS3_DYNAMIPS_PATH to the path it prints)"
+    )
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def write_config(run_dir: Path, port: int, dynamips: str | None) -> Path:
+    """The server's config file; every path points into ``run_dir``."""
+    config_dir = run_dir / "config"
+    dirs = {
+        name: run_dir / name
+        for name in ("projects", "images", "appliances", "symbols", "configs", "resources")
+    }
+    for path in [config_dir, *dirs.values()]:
+        path.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "[Server]",
+        "host = 127.0.0.1",
+        f"port = {port}",
+        *(f"{name}_path = {path}" for name, path in dirs.items()),
+        "report_errors = False",
+        "auto_discover_images = False",
+        "compute_username = gns3",
+        f"compute_password = {secrets.token_hex(8)}",
+        "[Controller]",
+        "jwt_access_token_expire_minutes = 120",
+        f"default_admin_username = {USERNAME}",
+        f"default_admin_password = {PASSWORD}",
+    ]
+    if dynamips:
+        lines += ["[Dynamips]", f"dynamips_path = {dynamips}"]
+    config = config_dir / "gns3_server.conf"
+    config.write_text("\n".join(lines) + "\n")
+    return config
+
+
+def _server_env(run_dir: Path) -> dict[str, str]:
+    home = run_dir / "home"
+    tmp = run_dir / "tmp"
+    for path in (home, tmp):
+        path.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GNS3_"))}
+    env.update(
+        HOME=str(home),
+        TMPDIR=str(tmp),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local" / "share"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_RUNTIME_DIR=str(tmp),
+    )
+    return env
+
+
+def _wait_for(condition: object, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def _version_answers(base_url: str) -> bool:
+    try:
+        return httpx.get(f"{base_url}/v3/version", timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def start_server(run_dir: Path) -> tuple[subprocess.Popen[bytes], Gns3Server]:
+    """Start the server and wait until GET /v3/version answers."""
+    venv = server_venv()
+    dynamips, reason = find_dynamips()
+    port = free_port()
+    config = write_config(run_dir, port, dynamips)
+    log_path = run_dir / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                str(venv / "bin" / "gns3server"),
+                "--config",
+                str(config),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=_server_env(run_dir),
+            cwd=run_dir,
+            start_new_session=True,  # its own group, so the SIGKILL fallback reaches dynamips too
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    server = Gns3Server(
+        base_url=base_url,
+        username=USERNAME,
+        password=PASSWORD,
+        dynamips_available=dynamips is not None,
+        dynamips_reason=reason,
+        run_dir=run_dir,
+        log_path=log_path,
+        pid=process.pid,
+        jwt_secret="",
+    )
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not _version_answers(base_url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            why = "exited" if process.poll() is not None else f"no answer in {START_TIMEOUT_S:g} s"
+            stop_server(process)
+            pytest.fail(f"GNS3 server did not start ({why}). Log:\n{server.log_text()}")
+        time.sleep(0.2)
+    secret = (config.parent / "gns3_jwt_secret_key").read_text().strip()
+    return process, Gns3Server(**{**server.__dict__, "jwt_secret": secret})
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM by PID, wait, then SIGKILL the process group we created."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+
+
+# --- fixtures ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def gns3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gns3Server]:
+    """The real GNS3 server for this session."""
+    run_dir = tmp_path_factory.mktemp("gns3-server")
+    process, server = start_server(run_dir)
+    try:
+        yield server
+    finally:
+        stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def gns3_token(gns3_server: Gns3Server) -> str:
+    """An admin JWT for the session's server."""
+    response = httpx.post(
+        f"{gns3_server.base_url}/v3/access/users/authenticate",
+        json={"username": gns3_server.username, "password": gns3_server.password},
+        timeout=15.0,
+    )
+    response.raise_for_status()
+    return str(response.json()["access_token"])
+
+
+@pytest_asyncio.fixture
+async def gns3_client(gns3_server: Gns3Server, gns3_token: str) -> AsyncIterator[Gns3Client]:
+    """An authenticated client, closed after the test."""
+    async with Gns3Client(gns3_server.base_url, token=gns3_token) as client:
+        yield client
+
+
+@pytest_asyncio.fixture
+async def gns3_project(gns3_client: Gns3Client) -> AsyncIterator[Project]:
+    """A fresh project (auto_close off), deleted after the test."""
+    project = await gns3_client.create_project(f"test-{secrets.token_hex(4)}", auto_close=False)
+    try:
+        yield project
+    finally:
+        with contextlib.suppress(Exception):
+            await gns3_client.delete_project(project.project_id)
+
+
+@pytest.fixture
+def requires_dynamips(gns3_server: Gns3Server) -> None:
+    """Skip (with the reason) when the server has no dynamips for switch/hub nodes."""
+    if not gns3_server.dynamips_available:
+        pytest.skip(gns3_server.dynamips_reason)
