@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest_plugins: list[str] = [
     "tests.helpers.scripted_openai",
     "tests.helpers.keyring_backends",
+    "tests.helpers.gns3_server",
     "tests.helpers.qt",
 ]
 
