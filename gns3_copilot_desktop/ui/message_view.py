@@ -13,9 +13,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication, QResizeEvent
 from PyQt6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -499,8 +500,14 @@ class MessageView(QScrollArea):
         self._keep_distance_from_bottom = bar.maximum() - bar.value()
         batch = self._earlier_pending.pop(0)
         for offset, turn in enumerate(batch):
-            self._layout.insertWidget(1 + offset, self._build_turn(turn))
+            widget = self._build_turn(turn)
+            self._layout.insertWidget(1 + offset, widget)
+            widget.show()
         self.earlier_button.setVisible(bool(self._earlier_pending))
+        # Lay out now, so the scroll range grows in this call and the view can stay still.
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
+        self._container.layout().activate()  # type: ignore[union-attr]
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
 
     def _build_turn(self, turn: list[HistoryItem]) -> QWidget:
         first = turn[0]

@@ -1,0 +1,401 @@
+"""The settings dialog: LLM profiles, the API key in the keyring, grants, heartbeat, language.
+
+Like the login dialog it holds no network or keyring code: the app injects `SettingsActions`
+(coroutines over the model factory, the secret store and the settings store). Edits are made on a
+copy of `Settings` and handed back only when the user presses Save.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from PyQt6.QtCore import QCoreApplication
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.settings import LlmProfile, Settings
+from gns3_copilot_desktop.ui.qt_async import spawn
+
+PROVIDERS: list[tuple[str, str]] = [
+    ("openai", "OpenAI"),
+    ("anthropic", "Anthropic"),
+    ("ollama", "Ollama (local)"),
+    ("deepseek", "DeepSeek"),
+    ("openai_compatible", "OpenAI-compatible (LM Studio, vLLM, OpenRouter…)"),
+]
+LANGUAGES: list[tuple[str, str]] = [("", "System"), ("en", "English"), ("zh_CN", "简体中文")]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SettingsDialog", text)
+
+
+@dataclass
+class SettingsActions:
+    """What the dialog may ask the app to do."""
+
+    test_connection: Callable[[LlmProfile, str | None], Awaitable[str]]
+    list_ollama_models: Callable[[str | None], Awaitable[list[str]]]
+    load_api_key: Callable[[str], Awaitable[str | None]]
+
+
+@dataclass(frozen=True)
+class SettingsOutcome:
+    """The edited settings and the API keys to store (None deletes a key)."""
+
+    settings: Settings
+    api_keys: dict[str, str | None]
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; `outcome` is set when the user saves."""
+
+    def __init__(
+        self, settings: Settings, actions: SettingsActions, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_tr("Copilot settings"))
+        self.setAccessibleName(_tr("Copilot settings"))
+        self._settings = settings.model_copy(deep=True)
+        self._actions = actions
+        self._api_keys: dict[str, str | None] = {}
+        self.outcome: SettingsOutcome | None = None
+        tabs = QTabWidget(self)
+        tabs.addTab(self._build_models_tab(), _tr("Models"))
+        tabs.addTab(self._build_grants_tab(), _tr("Permissions"))
+        tabs.addTab(self._build_general_tab(), _tr("General"))
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self._save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(buttons)
+        self._reload_profiles()
+
+    # --- Models tab ------------------------------------------------------------------------
+
+    def _build_models_tab(self) -> QWidget:
+        page = QWidget(self)
+        self.profile_list = QListWidget(page)
+        self.profile_list.setAccessibleName(_tr("Model profiles"))
+        self.profile_list.currentRowChanged.connect(self._show_profile)
+        add = self._button(_tr("Add profile"), page, self._add_profile)
+        remove = self._button(_tr("Remove profile"), page, self._remove_profile)
+        self.make_active = self._button(_tr("Use this profile"), page, self._activate)
+        list_buttons = QHBoxLayout()
+        for button in (add, remove, self.make_active):
+            list_buttons.addWidget(button)
+
+        self.name_edit = self._line(_tr("Profile name"), page)
+        self.provider_combo = QComboBox(page)
+        self.provider_combo.setAccessibleName(_tr("Provider"))
+        for key, label in PROVIDERS:
+            self.provider_combo.addItem(label, key)
+        self.model_combo = QComboBox(page)
+        self.model_combo.setEditable(True)
+        self.model_combo.setAccessibleName(_tr("Model"))
+        self.base_url_edit = self._line(_tr("Base URL"), page)
+        self.base_url_edit.setPlaceholderText(_tr("Provider default"))
+        self.api_key_edit = self._line(_tr("API key"), page)
+        self.api_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key_edit.setPlaceholderText(_tr("Stored in the OS keyring"))
+        self.temperature_spin = QDoubleSpinBox(page)
+        self.temperature_spin.setRange(0.0, 2.0)
+        self.temperature_spin.setSingleStep(0.1)
+        self.temperature_spin.setAccessibleName(_tr("Temperature"))
+        self.context_spin = QSpinBox(page)
+        self.context_spin.setRange(1024, 2_000_000)
+        self.context_spin.setSingleStep(1024)
+        self.context_spin.setAccessibleName(_tr("Context window (tokens)"))
+        self.detect_ollama = self._button(_tr("Detect Ollama models"), page, self._detect)
+        self.test_button = self._button(_tr("Test connection"), page, self._test)
+        self.test_label = QLabel("", page)
+        self.test_label.setWordWrap(True)
+        self.test_label.setAccessibleName(_tr("Connection test result"))
+
+        self.profile_form = QGroupBox(_tr("Profile"), page)
+        form = QFormLayout(self.profile_form)
+        form.addRow(_tr("Name"), self.name_edit)
+        form.addRow(_tr("Provider"), self.provider_combo)
+        form.addRow(_tr("Model"), self.model_combo)
+        form.addRow(_tr("Base URL"), self.base_url_edit)
+        form.addRow(_tr("API key"), self.api_key_edit)
+        form.addRow(_tr("Temperature"), self.temperature_spin)
+        form.addRow(_tr("Context window"), self.context_spin)
+        row = QHBoxLayout()
+        row.addWidget(self.detect_ollama)
+        row.addWidget(self.test_button)
+        form.addRow(row)
+        form.addRow(self.test_label)
+        for edit in (self.name_edit, self.base_url_edit):
+            edit.editingFinished.connect(self._store_form)
+        self.api_key_edit.editingFinished.connect(self._store_key)
+        self.provider_combo.currentIndexChanged.connect(self._store_form)
+        self.model_combo.currentTextChanged.connect(self._store_form)
+        self.temperature_spin.valueChanged.connect(self._store_form)
+        self.context_spin.valueChanged.connect(self._store_form)
+
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.profile_list)
+        layout.addLayout(list_buttons)
+        layout.addWidget(self.profile_form)
+        return page
+
+    def _reload_profiles(self, select: int = 0) -> None:
+        self.profile_list.blockSignals(True)
+        self.profile_list.clear()
+        for profile in self._settings.llm_profiles:
+            active = profile.id == self._settings.active_llm_profile
+            text = f"{profile.name}  ({profile.provider}: {profile.model})"
+            item = QListWidgetItem(("● " if active else "") + text)
+            self.profile_list.addItem(item)
+        self.profile_list.blockSignals(False)
+        has = bool(self._settings.llm_profiles)
+        self.profile_form.setEnabled(has)
+        if has:
+            self.profile_list.setCurrentRow(min(select, len(self._settings.llm_profiles) - 1))
+            self._show_profile(self.profile_list.currentRow())
+
+    def _current(self) -> LlmProfile | None:
+        row = self.profile_list.currentRow()
+        profiles = self._settings.llm_profiles
+        return profiles[row] if 0 <= row < len(profiles) else None
+
+    def _show_profile(self, row: int) -> None:
+        profile = self._current()
+        if profile is None:
+            return
+        widgets = (
+            self.name_edit,
+            self.provider_combo,
+            self.model_combo,
+            self.base_url_edit,
+            self.temperature_spin,
+            self.context_spin,
+        )
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.name_edit.setText(profile.name)
+        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(profile.provider)))
+        self.model_combo.setEditText(profile.model)
+        self.base_url_edit.setText(profile.base_url or "")
+        self.temperature_spin.setValue(profile.temperature or 0.0)
+        self.context_spin.setValue(profile.context_window or 128_000)
+        for widget in widgets:
+            widget.blockSignals(False)
+        self.api_key_edit.clear()
+        self.test_label.clear()
+        spawn(self._show_key_state(profile.id), name="settings-key-state")
+
+    async def _show_key_state(self, profile_id: str) -> None:
+        if profile_id in self._api_keys:
+            stored = self._api_keys[profile_id] is not None
+        else:
+            try:
+                stored = await self._actions.load_api_key(profile_id) is not None
+            except CopilotError as exc:
+                self.test_label.setText(exc.user_message)
+                return
+        text = _tr("A key is stored in the OS keyring") if stored else _tr("No key stored")
+        self.api_key_edit.setPlaceholderText(text)
+
+    def _store_form(self, *_: object) -> None:
+        profile = self._current()
+        if profile is None:
+            return
+        row = self.profile_list.currentRow()
+        updated = profile.model_copy(
+            update={
+                "name": self.name_edit.text().strip() or profile.name,
+                "provider": self.provider_combo.currentData() or profile.provider,
+                "model": self.model_combo.currentText().strip(),
+                "base_url": self.base_url_edit.text().strip() or None,
+                "temperature": self.temperature_spin.value(),
+                "context_window": self.context_spin.value(),
+            }
+        )
+        profiles = list(self._settings.llm_profiles)
+        profiles[row] = updated
+        self._settings.llm_profiles = profiles
+        item = self.profile_list.item(row)
+        if item is not None:
+            active = updated.id == self._settings.active_llm_profile
+            prefix = "● " if active else ""
+            item.setText(f"{prefix}{updated.name}  ({updated.provider}: {updated.model})")
+
+    def _store_key(self, *_: object) -> None:
+        profile = self._current()
+        if profile is not None and self.api_key_edit.text():
+            self._api_keys[profile.id] = self.api_key_edit.text()
+
+    def _add_profile(self, *_: object) -> None:
+        profile = LlmProfile(
+            id=uuid.uuid4().hex[:12],
+            name=_tr("New profile"),
+            provider="openai",
+            model="gpt-4o-mini",
+            temperature=0.0,
+            context_window=128_000,
+        )
+        self._settings.llm_profiles = [*self._settings.llm_profiles, profile]
+        if self._settings.active_llm_profile is None:
+            self._settings.active_llm_profile = profile.id
+        self._reload_profiles(len(self._settings.llm_profiles) - 1)
+        self.name_edit.setFocus()
+
+    def _remove_profile(self, *_: object) -> None:
+        profile = self._current()
+        if profile is None:
+            return
+        self._settings.llm_profiles = [p for p in self._settings.llm_profiles if p is not profile]
+        self._api_keys[profile.id] = None
+        if self._settings.active_llm_profile == profile.id:
+            first = self._settings.llm_profiles[0].id if self._settings.llm_profiles else None
+            self._settings.active_llm_profile = first
+        self._reload_profiles()
+
+    def _activate(self, *_: object) -> None:
+        profile = self._current()
+        if profile is not None:
+            self._settings.active_llm_profile = profile.id
+            self._reload_profiles(self.profile_list.currentRow())
+
+    def _detect(self, *_: object) -> None:
+        self.test_label.setText(_tr("Looking for Ollama…"))
+        spawn(self._run_detect(), name="settings-ollama")
+
+    async def _run_detect(self) -> None:
+        host = self.base_url_edit.text().strip() or None
+        try:
+            models = await self._actions.list_ollama_models(host)
+        except CopilotError as exc:
+            self.test_label.setText(exc.user_message)
+            return
+        if not models:
+            self.test_label.setText(_tr("Ollama answered but has no models installed."))
+            return
+        current = self.model_combo.currentText()
+        self.model_combo.clear()
+        self.model_combo.addItems(models)
+        self.model_combo.setEditText(current if current in models else models[0])
+        self.provider_combo.setCurrentIndex(self.provider_combo.findData("ollama"))
+        self.test_label.setText(_tr("Ollama models found: {n}").format(n=len(models)))
+
+    def _test(self, *_: object) -> None:
+        self._store_form()
+        self._store_key()
+        profile = self._current()
+        if profile is None:
+            return
+        self.test_button.setEnabled(False)
+        self.test_label.setText(_tr("Testing…"))
+        spawn(self._run_test(profile), name="settings-test-connection")
+
+    async def _run_test(self, profile: LlmProfile) -> None:
+        key = self._api_keys.get(profile.id)
+        try:
+            text = await self._actions.test_connection(profile, key)
+        except CopilotError as exc:
+            self.test_label.setText(exc.user_message)
+        else:
+            self.test_label.setText(text)
+        finally:
+            self.test_button.setEnabled(True)
+
+    # --- Permissions tab -------------------------------------------------------------------
+
+    def _build_grants_tab(self) -> QWidget:
+        page = QWidget(self)
+        label = QLabel(_tr("Tools that run without asking, per project:"), page)
+        self.grants_list = QListWidget(page)
+        self.grants_list.setAccessibleName(_tr("Always-allowed tools"))
+        revoke = self._button(_tr("Revoke"), page, self._revoke)
+        layout = QVBoxLayout(page)
+        layout.addWidget(label)
+        layout.addWidget(self.grants_list)
+        layout.addWidget(revoke)
+        self._reload_grants()
+        return page
+
+    def _reload_grants(self) -> None:
+        self.grants_list.clear()
+        for key, tools in sorted(self._settings.always_allow.items()):
+            server, _, project = key.partition("|")
+            for tool in tools:
+                item = QListWidgetItem(f"{tool} — {project} @ {server}")
+                item.setData(256, (key, tool))
+                self.grants_list.addItem(item)
+
+    def _revoke(self, *_: object) -> None:
+        item = self.grants_list.currentItem()
+        if item is None:
+            return
+        key, tool = item.data(256)
+        tools = [t for t in self._settings.always_allow.get(key, []) if t != tool]
+        rest = {k: v for k, v in self._settings.always_allow.items() if k != key}
+        self._settings.always_allow = {**rest, key: tools} if tools else rest
+        self._reload_grants()
+
+    # --- General tab -----------------------------------------------------------------------
+
+    def _build_general_tab(self) -> QWidget:
+        page = QWidget(self)
+        self.heartbeat_spin = QDoubleSpinBox(page)
+        self.heartbeat_spin.setRange(0.0, 300.0)
+        self.heartbeat_spin.setSuffix(" s")
+        self.heartbeat_spin.setSpecialValueText(_tr("Off"))
+        self.heartbeat_spin.setValue(self._settings.heartbeat_interval_s)
+        self.heartbeat_spin.setAccessibleName(_tr("Heartbeat interval"))
+        self.language_combo = QComboBox(page)
+        self.language_combo.setAccessibleName(_tr("Language"))
+        for code, label in LANGUAGES:
+            self.language_combo.addItem(label, code)
+        current = self.language_combo.findData(self._settings.language or "")
+        self.language_combo.setCurrentIndex(max(0, current))
+        form = QFormLayout(page)
+        form.addRow(_tr("Heartbeat while working"), self.heartbeat_spin)
+        form.addRow(_tr("Language (after restart)"), self.language_combo)
+        return page
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _line(self, name: str, parent: QWidget) -> QLineEdit:
+        edit = QLineEdit(parent)
+        edit.setAccessibleName(name)
+        return edit
+
+    def _button(self, text: str, parent: QWidget, slot: Callable[..., None]) -> QPushButton:
+        button = QPushButton(text, parent)
+        button.setAccessibleName(text)
+        button.clicked.connect(slot)
+        return button
+
+    def _save(self, *_: object) -> None:
+        self._store_form()
+        self._store_key()
+        self._settings.heartbeat_interval_s = self.heartbeat_spin.value()
+        self._settings.language = self.language_combo.currentData() or None
+        self.outcome = SettingsOutcome(self._settings, dict(self._api_keys))
+        self.api_key_edit.clear()
+        self.accept()

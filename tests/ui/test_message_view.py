@@ -1,0 +1,122 @@
+"""Message view: auto-scroll and "jump to latest", lazy history, compact mode, approvals."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PyQt6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.message_view import HISTORY_BATCH, AssistantMessage
+from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.tool_card import ToolState
+from tests.helpers.fake_backend import (
+    ScriptedBackend,
+    approval,
+    content,
+    done,
+    long_history,
+    tool_end,
+    tool_start,
+)
+
+
+def _bar(panel: ChatPanel):  # type: ignore[no-untyped-def]
+    bar = panel.view.verticalScrollBar()
+    assert bar is not None
+    return bar
+
+
+def test_autoscroll_stops_when_scrolled_up_and_jump_returns(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    gate, more = asyncio.Event(), asyncio.Event()
+    lines = [content(f"Line {i} of a long answer.\n\n") for i in range(80)]
+    backend.add_turn(*lines, gate, *lines, more, done())
+    panel.send("long please")
+    qtbot.waitUntil(lambda: _bar(panel).maximum() > 500)
+    qtbot.waitUntil(lambda: _bar(panel).value() == _bar(panel).maximum())
+    assert panel.view.following and not panel.view.jump_button.isVisible()
+    _bar(panel).setValue(0)  # the user scrolls up
+    assert not panel.view.following
+    assert panel.view.jump_button.isVisible()
+    old_max = _bar(panel).maximum()
+    gate.set()
+    qtbot.waitUntil(lambda: _bar(panel).maximum() > old_max + 500)
+    assert _bar(panel).value() == 0  # did not follow
+    qtbot.mouseClick(panel.view.jump_button, Qt.MouseButton.LeftButton)
+    assert _bar(panel).value() == _bar(panel).maximum()
+    assert panel.view.following and not panel.view.jump_button.isVisible()
+    more.set()
+    qtbot.waitUntil(lambda: not panel.composer.running)
+
+
+def test_history_renders_lazily_and_loads_earlier_at_the_top(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    entry = backend.add_session("Big", long_history(500, 100))
+    task = spawn(panel.open_session(entry.session_id))
+    qtbot.waitUntil(task.done)
+    built = panel.view.message_widgets()
+    assert len(built) == HISTORY_BATCH
+    assert panel.view.unrendered_batches > 0
+    assert panel.view.earlier_button.isVisible() or panel.view.earlier_button.isVisibleTo(panel)
+    before = panel.view.unrendered_batches
+    _bar(panel).setValue(0)
+    qtbot.waitUntil(lambda: panel.view.unrendered_batches == before - 1)
+    assert len(panel.view.message_widgets()) == 2 * HISTORY_BATCH
+    assert _bar(panel).value() > 0  # kept the same content in view
+
+
+def test_compact_mode_hides_cards_behind_a_count(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    backend.add_turn(
+        tool_start("a", "list_nodes"),
+        tool_end("a", "list_nodes", "[]"),
+        tool_start("b", "list_links"),
+        tool_end("b", "list_links", "[]"),
+        content("Nothing yet."),
+        done(),
+    )
+    panel.send("show")
+    qtbot.waitUntil(lambda: backend.streams_closed == 1 and not panel.composer.running)
+    cards = [panel.view.card("a"), panel.view.card("b")]
+    qtbot.waitUntil(lambda: all(c is not None and c.isVisible() for c in cards))
+    qtbot.mouseClick(panel.compact_toggle, Qt.MouseButton.LeftButton)
+    assert all(c is not None and not c.isVisible() for c in cards)
+    turn = panel.view.message_widgets()[-1]
+    assert isinstance(turn, AssistantMessage)
+    assert turn.groups[0].count_button.isVisible()
+    assert "2 tool call(s)" in turn.groups[0].count_button.text()
+
+
+def test_approval_flow_resumes_with_the_decisions(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    request = ApprovalRequest(
+        tool_call_id="c9",
+        tool_name="create_node",
+        arguments={"name": "R9"},
+        summary="Create R9",
+        risk="change",
+    )
+    backend.add_turn(content("I will create R9."), approval(request), done())
+    backend.add_turn(
+        tool_start("c9", "create_node"), tool_end("c9", "create_node", "created"), done()
+    )
+    panel.send("add a router")
+    qtbot.waitUntil(lambda: panel.view.card("c9") is not None and not panel.composer.running)
+    card = panel.view.card("c9")
+    assert card is not None and card.state is ToolState.AWAITING_APPROVAL
+    assert panel.announcer.history[-1].startswith("Approval needed")
+    approval_cards = panel.view.findChildren(ApprovalCard)
+    assert len(approval_cards) == 1
+    approval_cards[0].submit_button.click()
+    qtbot.waitUntil(lambda: backend.streams_closed == 2 and not panel.composer.running)
+    assert backend.decisions[0][0].tool_call_id == "c9"
+    assert backend.decisions[0][0].action == "approve"
+    assert card.state is ToolState.DONE

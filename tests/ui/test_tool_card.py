@@ -1,0 +1,106 @@
+"""Tool cards: lazy body, head and tail with "Show all", truncated badge, compact groups."""
+
+from __future__ import annotations
+
+from PyQt6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.ui.tool_card import (
+    HEAD_LINES,
+    TAIL_LINES,
+    ToolCard,
+    ToolGroup,
+    ToolState,
+    format_duration,
+    head_and_tail,
+)
+
+
+def _card(qtbot: QtBot, **kwargs: object) -> ToolCard:
+    card = ToolCard("c1", "start_node", {"node": "R1", "wait": True}, "Start R1", **kwargs)  # type: ignore[arg-type]
+    qtbot.addWidget(card)
+    card.resize(360, 80)
+    card.show()
+    return card
+
+
+def test_expand_builds_the_body_once_and_shows_arguments_and_output(qtbot: QtBot) -> None:
+    card = _card(qtbot, state=ToolState.RUNNING)
+    card.finish("ok", "R1 is started", 80)
+    assert not card.body_built
+    qtbot.mouseClick(card.toggle, Qt.MouseButton.LeftButton)
+    assert card.expanded and card.body_built
+    assert '"node": "R1"' in card.arguments_view.toPlainText()
+    assert card.output_view is not None
+    assert card.output_view.toPlainText() == "R1 is started"
+    body = card.output_view.parentWidget()
+    card.set_expanded(False)
+    assert body is not None and not body.isVisible()
+    card.set_expanded(True)
+    assert card.output_view.parentWidget() is body  # not rebuilt
+
+
+def test_long_output_shows_head_and_tail_then_all(qtbot: QtBot) -> None:
+    lines = [f"line {i}" for i in range(500)]
+    card = _card(qtbot)
+    card.finish("ok", "\n".join(lines), 10)
+    card.set_expanded(True)
+    assert card.output_view is not None and card.show_all_button is not None
+    shown = card.output_view.toPlainText().split("\n")
+    assert shown[:HEAD_LINES] == lines[:HEAD_LINES]
+    assert shown[-TAIL_LINES:] == lines[-TAIL_LINES:]
+    assert "460 lines hidden" in shown[HEAD_LINES]
+    assert "line 250" not in shown
+    assert card.show_all_button.isVisible()
+    card.show_all_button.click()
+    assert card.output_view.toPlainText().split("\n") == lines
+    assert not card.show_all_button.isVisible()
+
+
+def test_short_output_has_no_show_all() -> None:
+    assert head_and_tail("a\nb\nc") is None
+
+
+def test_truncated_badge_and_error_state(qtbot: QtBot) -> None:
+    card = _card(qtbot, state=ToolState.RUNNING)
+    assert not card.badge.isVisible()
+    card.finish("error", "boom", 2500, truncated=True)
+    assert card.badge.isVisible()
+    assert card.state is ToolState.ERROR
+    assert "error" in card.state_label.text()
+    assert card.duration_label.text() == "2.5 s"
+
+
+def test_running_card_ticks_its_elapsed_time(qtbot: QtBot) -> None:
+    card = _card(qtbot)
+    card.set_state(ToolState.RUNNING)
+    card._started_at -= 3.2  # type: ignore[operator]
+    assert card.duration_label.text().endswith("ms")
+
+    def ticked() -> bool:
+        value, unit = card.duration_label.text().split()
+        return unit == "s" and float(value) >= 3.2
+
+    qtbot.waitUntil(ticked, timeout=2500)
+
+
+def test_compact_group_hides_cards_behind_a_count(qtbot: QtBot) -> None:
+    group = ToolGroup(compact=False)
+    qtbot.addWidget(group)
+    group.show()
+    cards = [ToolCard(f"c{i}", "list_nodes", {}, "", ToolState.DONE) for i in range(3)]
+    for card in cards:
+        group.add_card(card)
+    assert all(c.isVisible() for c in cards) and not group.count_button.isVisible()
+    group.set_compact(True)
+    assert not any(c.isVisible() for c in cards)
+    assert group.count_button.isVisible()
+    assert "3 tool call(s)" in group.count_button.text()
+    group.count_button.click()
+    assert all(c.isVisible() for c in cards)
+
+
+def test_format_duration() -> None:
+    assert format_duration(80) == "80 ms"
+    assert format_duration(1234) == "1.2 s"
+    assert format_duration(65_000) == "1 min 5 s"
