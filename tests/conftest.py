@@ -14,6 +14,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.keyring_backends",
     "tests.helpers.gns3_server",
     "tests.helpers.qt",
+    "tests.helpers.telnet_lab",
 ]
 
 

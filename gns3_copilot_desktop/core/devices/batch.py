@@ -1,0 +1,92 @@
+"""Run commands or push configuration on several devices at once.
+
+Each device gets its own `DeviceConsole`; one device being down, refusing a command or timing out
+shows up in that device's `DeviceOutcome.error` and never cancels the others. Errors that are not
+`CopilotError`s are bugs: they are raised once every device has finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gns3_copilot_desktop.core.devices.console import (
+    CommandResult,
+    ConfigResult,
+    ConsoleOptions,
+    ConsoleTarget,
+    DeviceConsole,
+    DeviceCredentials,
+    DeviceTimeoutError,
+)
+from gns3_copilot_desktop.core.devices.policy import CommandRefusedError, RefusedCommand
+from gns3_copilot_desktop.core.errors import CopilotError
+
+
+@dataclass(frozen=True)
+class DeviceJob:
+    """What to do on one device: show commands, then configuration lines (either may be empty)."""
+
+    target: ConsoleTarget
+    commands: tuple[str, ...] = ()
+    config_lines: tuple[str, ...] = ()
+    credentials: DeviceCredentials | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class DeviceOutcome:
+    """The result on one device: command results, the config push, or why it failed."""
+
+    device: str
+    results: list[CommandResult] = field(default_factory=list)
+    config: ConfigResult | None = None
+    error: str | None = None
+    refused: list[RefusedCommand] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when everything ran (rejected config lines are reported in `config`)."""
+        return self.error is None
+
+
+ConsoleFactory = Callable[[ConsoleTarget, DeviceCredentials | None, ConsoleOptions], DeviceConsole]
+
+
+async def run_on_devices(
+    jobs: Sequence[DeviceJob],
+    options: ConsoleOptions | None = None,
+    *,
+    max_parallel: int = 8,
+    console_factory: ConsoleFactory = DeviceConsole,
+) -> list[DeviceOutcome]:
+    """Run every job concurrently (at most `max_parallel` consoles open); outcomes in job order."""
+    opts = options or ConsoleOptions()
+    gate = asyncio.Semaphore(max(1, max_parallel))
+
+    async def one(job: DeviceJob) -> DeviceOutcome:
+        async with gate:
+            return await _run_job(job, console_factory(job.target, job.credentials, opts))
+
+    outcomes = await asyncio.gather(*(one(job) for job in jobs), return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return [o for o in outcomes if isinstance(o, DeviceOutcome)]
+
+
+async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
+    name = job.target.name
+    results: list[CommandResult] = []
+    try:
+        async with console:
+            if job.commands:
+                results = await console.run_commands(job.commands)
+            config = await console.push_config(job.config_lines) if job.config_lines else None
+    except CommandRefusedError as exc:
+        return DeviceOutcome(name, results, error=exc.user_message, refused=exc.refused)
+    except DeviceTimeoutError as exc:
+        return DeviceOutcome(name, results or exc.completed, error=exc.user_message)
+    except CopilotError as exc:
+        return DeviceOutcome(name, results, error=exc.user_message)
+    return DeviceOutcome(name, results, config)
