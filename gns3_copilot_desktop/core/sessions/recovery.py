@@ -14,6 +14,8 @@ from pathlib import Path
 
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _SIDECARS = ("-wal", "-shm")
+_MAGIC = b"SQLite format 3\x00"
+_HEADER_SIZE = 100
 
 
 @dataclass(frozen=True)
@@ -35,22 +37,26 @@ class Recovery:
 def corruption_reason(db_path: Path, busy_timeout_s: float) -> str | None:
     """Why ``db_path`` is unusable, or None when it is healthy, empty or absent.
 
-    Blocking: call it in a worker thread.
+    The header is read by hand and the check runs on a read-only connection, so a damaged file's
+    -wal is not checkpointed into it or deleted before it is moved aside. Blocking: call it in a
+    worker thread.
     """
     if not db_path.exists() or db_path.stat().st_size == 0:
         return None
+    with db_path.open("rb") as fh:
+        header = fh.read(_HEADER_SIZE)
+    if len(header) < _HEADER_SIZE or not header.startswith(_MAGIC):
+        return "file is not a database"
     try:
-        conn = sqlite3.connect(db_path, timeout=busy_timeout_s)
-    except sqlite3.Error as exc:
-        return str(exc) if _is_corruption(exc) else None
-    try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
+        conn = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True, timeout=busy_timeout_s)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
     except sqlite3.Error as exc:
         if _is_corruption(exc):
             return str(exc)
         raise
-    finally:
-        conn.close()
     problems = [str(row[0]) for row in rows if row[0] != "ok"]
     return "; ".join(problems[:3]) if problems else None
 

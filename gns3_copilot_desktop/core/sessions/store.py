@@ -275,7 +275,8 @@ class SessionStore:
                 "INSERT INTO copilot_title_fts (copilot_title_fts) VALUES ('optimize')"
             )
             await self._conn.commit()
-            await self._conn.execute_fetchall("PRAGMA incremental_vacuum")
+            # executescript steps the pragma to completion; execute() would free a single page.
+            await self._conn.executescript("PRAGMA incremental_vacuum;")
             rows = await self._conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
         busy = next(iter(rows))[0]
         if busy:
