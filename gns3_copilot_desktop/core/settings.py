@@ -162,7 +162,7 @@ class Settings(_NoSecrets):
     window_state: WindowState = Field(default_factory=WindowState)
     llm_profiles: list[LlmProfile] = Field(default_factory=list)
     active_llm_profile: str | None = None
-    heartbeat_interval_s: float = Field(default=15.0, gt=0)
+    heartbeat_interval_s: float = Field(default=15.0, ge=0, description="0 disables heartbeats.")
     always_allow: dict[str, list[str]] = Field(
         default_factory=dict, description="'server_url|project_id' -> tool names run unasked."
     )

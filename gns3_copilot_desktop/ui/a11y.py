@@ -7,7 +7,7 @@ The last announcements are kept for tests.
 
 from __future__ import annotations
 
-from PyQt6.QtWidgets import QLabel, QWidget
+from PyQt6.QtWidgets import QDialogButtonBox, QLabel, QWidget
 
 
 class Announcer(QLabel):
@@ -24,3 +24,10 @@ class Announcer(QLabel):
         self.history.append(text)
         del self.history[:-20]
         self.setAccessibleName(text)
+
+
+def name_buttons(box: QDialogButtonBox) -> None:
+    """Give a button box's standard buttons accessible names (their visible text, no mnemonic)."""
+    for button in box.buttons():
+        if not button.accessibleName():
+            button.setAccessibleName(button.text().replace("&", ""))

@@ -26,6 +26,7 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3ConnectionError
+from gns3_copilot_desktop.ui.a11y import name_buttons
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.theme import colors
 
@@ -108,6 +109,7 @@ class LoginDialog(QDialog):
         self.login_button: QPushButton = login_button
         self.login_button.setText(_tr("Log in"))
         self.login_button.setAccessibleName(_tr("Log in"))
+        name_buttons(self.buttons)
         self.buttons.accepted.connect(self._on_login)
         self.buttons.rejected.connect(self.reject)
 

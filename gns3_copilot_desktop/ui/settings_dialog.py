@@ -33,6 +33,7 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
+from gns3_copilot_desktop.ui.a11y import name_buttons
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 PROVIDERS: list[tuple[str, str]] = [
@@ -86,6 +87,7 @@ class SettingsDialog(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
+        name_buttons(buttons)
         buttons.accepted.connect(self._save)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -352,9 +354,8 @@ class SettingsDialog(QDialog):
         if item is None:
             return
         key, tool = item.data(256)
-        tools = [t for t in self._settings.always_allow.get(key, []) if t != tool]
-        rest = {k: v for k, v in self._settings.always_allow.items() if k != key}
-        self._settings.always_allow = {**rest, key: tools} if tools else rest
+        server, _, project = key.partition("|")
+        self._settings.revoke_always_allow(server, project, tool)
         self._reload_grants()
 
     # --- General tab -----------------------------------------------------------------------
