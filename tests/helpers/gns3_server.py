@@ -12,6 +12,7 @@ Fixtures: ``gns3_server`` (session), ``gns3_token`` (session), ``gns3_client``, 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import hashlib
@@ -314,3 +315,55 @@ def requires_dynamips(gns3_server: Gns3Server) -> None:
     """Skip (with the reason) when the server has no dynamips for switch/hub nodes."""
     if not gns3_server.dynamips_available:
         pytest.skip(gns3_server.dynamips_reason)
+
+
+# --- a loopback proxy that can cut its connections (notification reconnect tests) ---------------
+
+
+class DroppingProxy:
+    """A loopback TCP proxy in front of the test server; ``drop_all()`` cuts its connections."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.accepted = 0
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<proxy port>``."""
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+
+    async def __aenter__(self) -> DroppingProxy:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.drop_all()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    def drop_all(self) -> None:
+        """Abort every open connection (both sides see a reset, no close frame)."""
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.accepted += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self._writers.update((writer, up_writer))
+        await asyncio.gather(
+            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+        )
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.transport.abort()
+            self._writers.discard(writer)

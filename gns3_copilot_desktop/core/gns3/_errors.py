@@ -158,10 +158,13 @@ def _transport_text(server: str, exc: httpx.HTTPError, timeout: float) -> str:
 
 
 def _tls_reason(tls: ssl.SSLError | None, detail: str) -> str:
-    if isinstance(tls, ssl.SSLCertVerificationError) and tls.verify_message:
-        return f"certificate verify failed ({tls.verify_message})"
-    if tls is not None and tls.reason:
-        return str(tls.reason).replace("_", " ").lower()
+    # ssl sets these attributes only on errors it raised itself, hence getattr.
+    verify_message = getattr(tls, "verify_message", None)
+    if verify_message:
+        return f"certificate verify failed ({verify_message})"
+    reason = getattr(tls, "reason", None)
+    if reason:
+        return str(reason).replace("_", " ").lower()
     return detail
 
 

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -36,6 +37,23 @@ from gns3_copilot_desktop.core.gns3.models import Notification, token_expired
 
 _log = logging.getLogger(__name__)
 POLICY_VIOLATION = 1008  # what the server closes with when the token is refused
+_TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s]*")
+
+
+class _RedactTokenFilter(logging.Filter):
+    """websockets logs the request line (``GET /...?token=<jwt>``) at DEBUG: cut the token out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _TOKEN_IN_URL.sub(r"\1<redacted>", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+# The logger handed to websockets for these connections (its default one would see the URL).
+_ws_log = logging.getLogger(f"{__name__}.websocket")
+_ws_log.addFilter(_RedactTokenFilter())
 
 
 @dataclass(frozen=True)
@@ -98,6 +116,7 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
                 ssl=target.ssl_context,
                 open_timeout=target.open_timeout,
                 max_size=2**24,
+                logger=_ws_log,
             ) as ws:
                 _log.info("notifications: connected to %s", target.label)
                 failures = 0

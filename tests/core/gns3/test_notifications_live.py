@@ -1,0 +1,137 @@
+"""Notification streams against the real GNS3 server: events, auth failures, reconnects."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from urllib.parse import urlsplit
+
+import pytest
+
+from gns3_copilot_desktop.core.errors import Gns3AuthError, Gns3ConnectionError
+from gns3_copilot_desktop.core.gns3 import Backoff, Gns3Client, Notification, Project
+from tests.helpers.gns3_server import DroppingProxy, Gns3Server, craft_hs256_token, free_port
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio]
+
+FAST = Backoff(initial=0.05, maximum=0.2, max_failures=5)
+
+
+async def _next_matching(
+    stream: AsyncIterator[Notification],
+    predicate: Callable[[Notification], bool],
+) -> Notification:
+    async with asyncio.timeout(10):
+        async for notification in stream:
+            if predicate(notification):
+                return notification
+    raise AssertionError("the stream ended")
+
+
+def _is_ping(notification: Notification) -> bool:
+    # The server greets every new subscriber with a ping: proof that it is listening.
+    return notification.is_ping
+
+
+async def test_project_stream_delivers_node_created(
+    gns3_client: Gns3Client, gns3_project: Project
+) -> None:
+    pid = gns3_project.project_id
+    stream = gns3_client.project_notifications(pid)
+    try:
+        await _next_matching(stream, _is_ping)
+        node = await gns3_client.create_node(pid, "pc1", "vpcs")
+        event = await _next_matching(stream, lambda n: n.action == "node.created")
+    finally:
+        await stream.aclose()  # type: ignore[attr-defined]
+    assert event.node is not None
+    assert event.node.node_id == node.node_id
+    assert event.node.name == "pc1"
+
+
+async def test_controller_stream_delivers_project_created(gns3_client: Gns3Client) -> None:
+    stream = gns3_client.controller_notifications()
+    project = None
+    try:
+        await _next_matching(stream, _is_ping)
+        project = await gns3_client.create_project(f"ctl-{secrets.token_hex(3)}")
+        created = project
+        event = await _next_matching(
+            stream,
+            lambda n: (
+                n.action == "project.created" and n.event.get("project_id") == created.project_id
+            ),
+        )
+    finally:
+        await stream.aclose()  # type: ignore[attr-defined]
+        if project is not None:
+            await gns3_client.delete_project(project.project_id)
+    assert event.project is not None
+    assert event.project.name == project.name
+
+
+async def test_refused_token_raises_instead_of_looping(
+    gns3_server: Gns3Server, gns3_project: Project
+) -> None:
+    forged = craft_hs256_token("not-the-server-secret", "admin", 4_000_000_000)
+    async with Gns3Client(gns3_server.base_url, token=forged) as client:
+        stream = client.project_notifications(gns3_project.project_id, backoff=FAST)
+        with pytest.raises(Gns3AuthError) as info:
+            async with asyncio.timeout(10):
+                async for _ in stream:
+                    pass
+    assert "expired or is invalid" in info.value.user_message
+    assert "Could not validate credentials" in info.value.user_message
+
+
+async def test_expired_token_raises_at_once(gns3_server: Gns3Server) -> None:
+    expired = gns3_server.craft_token("admin", expires_in_s=-1)
+    async with Gns3Client(gns3_server.base_url, token=expired) as client:
+        with pytest.raises(Gns3AuthError):
+            async with asyncio.timeout(5):
+                async for _ in client.controller_notifications(backoff=FAST):
+                    pass
+
+
+async def test_reconnects_after_the_connection_drops(
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    pid = gns3_project.project_id
+    port = urlsplit(gns3_server.base_url).port
+    assert port is not None
+    async with DroppingProxy(port) as proxy, Gns3Client(proxy.base_url, token=gns3_token) as c:
+        stream = c.project_notifications(pid, backoff=FAST)
+        try:
+            await _next_matching(stream, _is_ping)
+            assert proxy.accepted == 1
+            proxy.drop_all()
+            # The first message of the new subscription is again a ping.
+            await _next_matching(stream, _is_ping)
+            assert proxy.accepted == 2
+            node = await gns3_client.create_node(pid, "after-drop", "vpcs")
+            event = await _next_matching(stream, lambda n: n.action == "node.created")
+        finally:
+            await stream.aclose()  # type: ignore[attr-defined]
+    assert event.node is not None and event.node.node_id == node.node_id
+    messages = [record.getMessage() for record in caplog.records]
+    assert any("dropped" in m for m in messages)
+    assert not any(gns3_token in m for m in messages), "the token reached a log record"
+
+
+async def test_gives_up_after_bounded_failures(gns3_token: str) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    backoff = Backoff(initial=0.01, maximum=0.02, max_failures=3)
+    async with Gns3Client(url, token=gns3_token) as client:
+        with pytest.raises(Gns3ConnectionError) as info:
+            async with asyncio.timeout(10):
+                async for _ in client.controller_notifications(backoff=backoff):
+                    pass
+    assert url in info.value.user_message
+    assert "3 attempts" in info.value.user_message
