@@ -94,6 +94,7 @@ class LabDevice:
     name: str
     received: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
+    echo_commands: bool = True  # False: a console that does not echo what is typed
 
     async def session(self, io: LabIO) -> None:
         """Talk to one client until it disconnects."""
@@ -101,7 +102,7 @@ class LabDevice:
 
     async def read_line(self, io: LabIO, *, echo: bool = True) -> str:
         """Read a line and record it."""
-        text = await io.line(echo=echo)
+        text = await io.line(echo=echo and self.echo_commands)
         self.received.append(text)
         return text
 
@@ -169,6 +170,7 @@ class IosDevice(LabDevice):
     interfaces: int = 12
     paging: bool = True
     extra_config: list[str] = field(default_factory=list)
+    saved: bool = False
 
     def running_config(self) -> str:
         """The exact text of ``show running-config`` without the pager, \\n line ends."""
@@ -234,6 +236,16 @@ class IosDevice(LabDevice):
             if _ios_word(words[1], "version", 1):
                 io.write("Cisco IOS Software, Linux Software (I86BI_LINUX-ADVENTERPRISEK9-M)\r\n")
                 return mode
+        if mode == "priv" and _ios_word(words[0], "copy", 2) and len(words) == 3:
+            io.write("Destination filename [startup-config]? ")
+            await self.read_line(io)
+            io.write("Building configuration...\r\n[OK]\r\n")
+            self.saved = True
+            return mode
+        if mode == "priv" and [w[:3] for w in words] == ["cle", "cou"]:
+            io.write('Clear "show interface" counters on all interfaces [confirm]')
+            await self.read_line(io)
+            return mode
         if _ios_word(words[0], "terminal", 3) and words[1:] == ["length", "0"]:
             self.paging = False
             return mode
@@ -267,6 +279,8 @@ class IosDevice(LabDevice):
         known = ("ip address ", "no shutdown", "shutdown", "description ", "no ip address")
         if mode == "config-if" and command.startswith(known):
             self.extra_config.append(f" {command}")
+            if command == "no shutdown":  # a log line that is not a rejection
+                io.write("%LINK-3-UPDOWN: Interface Ethernet0/1, changed state to up\r\n")
             return mode
         io.write(f"{' ' * len(self._prompt(mode))}^\r\n{INVALID_INPUT}\r\n\r\n")
         return mode

@@ -36,6 +36,7 @@ from gns3_copilot_desktop.core.devices.prompts import (
     DeviceKind,
     Prompt,
     PromptMode,
+    confirmation_reply,
     is_pager,
     match_prompt,
 )
@@ -43,13 +44,16 @@ from gns3_copilot_desktop.core.devices.terminal import last_line, screen_text
 from gns3_copilot_desktop.core.devices.transcript import Transcript
 from gns3_copilot_desktop.core.errors import DeviceError
 
+# Rejections: IOS "% ..." messages (not warnings, not "%LINK-3-UPDOWN:" style log lines), VPCS,
+# shells, Junos.
 _REJECTED_RE = re.compile(
-    r"(?im)^\s*(?:%\s*(?!warning)\S.*"
+    r"(?im)^\s*(?:%\s*(?!warning)(?![A-Z0-9_]+-\d-[A-Z0-9_]+:)\S.*"
     r"|bad command\b.*|invalid (?:command|input)\b.*|.*\bcommand not found\b.*"
     r"|\S+: not found\b.*|syntax error\b.*|unknown command\b.*|error:.*)$"
 )
 _READ_SIZE = 65536
 _MAX_LOGIN_STEPS = 12
+_MAX_ANSWERS = 5
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class ConsoleOptions:
     # waking it with a newline (a newline typed into "Username:" would be taken as a name).
     listen_before_wake: float = 0.4
     auto_enable: bool = True
+    # A prompt not preceded by the command's echo is accepted after this much silence.
+    echo_grace: float = 1.5
     extra_refused_patterns: tuple[str, ...] = ()
 
 
@@ -146,6 +152,13 @@ class DeviceTimeoutError(DeviceError):
 
 
 @dataclass
+class _ReadState:
+    pages: int = 0  # pager pages turned
+    answered_at: int = -1  # length of the text when a question was last answered
+    answers: int = 0
+
+
+@dataclass
 class _Event:
     kind: Literal["prompt", "username", "password", "setup", "press_return"]
     raw: str
@@ -170,6 +183,8 @@ class DeviceConsole:
         self._writer: Any = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._carry = ""  # text read by a listening `_wait` that ended without an event
+        self._lock = asyncio.Lock()  # one conversation at a time on one console
+        self._prompt_before = ""
         self.transcript = Transcript(
             target.name,
             (self._creds.username, self._creds.password, self._creds.enable_secret),
@@ -304,18 +319,18 @@ class DeviceConsole:
         Raises `CommandRefusedError` before sending anything, `DeviceTimeoutError` (with the
         results completed so far) when a command does not return to a prompt in time.
         """
-        self._check(commands)
-        await self.connect()
-        if self._options.auto_enable:
-            await self._enter_enable(required=False)
-        results: list[CommandResult] = []
-        for command in commands:
-            try:
-                results.append(await self._command(command, command_timeout))
-            except DeviceTimeoutError as exc:
-                exc.completed = results
-                raise
-        return results
+        async with self._lock:
+            await self._connect_checked(commands)
+            if self._options.auto_enable:
+                await self._enter_enable(required=False)
+            results: list[CommandResult] = []
+            for command in commands:
+                try:
+                    results.append(await self._command(command, command_timeout))
+                except DeviceTimeoutError as exc:
+                    exc.completed = results
+                    raise
+            return results
 
     async def push_config(
         self, lines: Sequence[str], *, command_timeout: float | None = None
@@ -326,26 +341,41 @@ class DeviceConsole:
         ``configure``, the lines, ``commit and-quit``. VPCS and Linux: each line as a command.
         """
         lines = [line for line in lines if line.strip()]
-        self._check(lines)
-        await self.connect()
+        async with self._lock:
+            await self._connect_checked(lines)
+            results = await self._config_session(lines, command_timeout)
+        prompts = [self._prompt_before, *(res.prompt for res in results)]
+        joined = "\n".join(
+            f"{before} {res.command}\n{res.output}".rstrip()
+            for before, res in zip(prompts, results, strict=False)
+        )
+        rejected = [r for r in (self._rejection(res) for res in results) if r is not None]
+        cut = truncate_output(joined, self._options.max_output_chars)
+        return ConfigResult(self.target.name, lines, rejected, cut.text, cut.truncated)
+
+    async def _config_session(
+        self, lines: Sequence[str], command_timeout: float | None
+    ) -> list[CommandResult]:
         if self._kind is DeviceKind.IOS:
             await self._enter_enable(required=True)
             if self._mode() is not PromptMode.CONFIG:
                 await self._expect_mode("configure terminal", PromptMode.CONFIG, command_timeout)
         elif self._kind is DeviceKind.JUNOS and self._mode() is not PromptMode.CONFIG:
             await self._expect_mode("configure", PromptMode.CONFIG, command_timeout)
+        self._prompt_before = self._prompt.text if self._prompt else ""
         results = [await self._command(line, command_timeout) for line in lines]
         if self._kind is DeviceKind.IOS:
             results.append(await self._command("end", command_timeout))
         elif self._kind is DeviceKind.JUNOS:
             results.append(await self._command("commit and-quit", command_timeout))
-        rejected = [r for r in (self._rejection(res) for res in results) if r is not None]
-        joined = "\n".join(f"{res.prompt} {res.command}\n{res.output}".rstrip() for res in results)
-        cut = truncate_output(joined, self._options.max_output_chars)
-        return ConfigResult(self.target.name, lines, rejected, cut.text, cut.truncated)
+        return results
 
-    def _check(self, commands: Sequence[str]) -> None:
-        check_commands(self.target.name, commands, self._options.extra_refused_patterns, self._kind)
+    async def _connect_checked(self, commands: Sequence[str]) -> None:
+        """Refuse before connecting, and again once the console family is known."""
+        check = self._options.extra_refused_patterns
+        check_commands(self.target.name, commands, check, self._kind)
+        await self.connect()
+        check_commands(self.target.name, commands, check, self._kind)
 
     def _mode(self) -> PromptMode:
         return self._prompt.mode if self._prompt else PromptMode.USER
@@ -429,19 +459,27 @@ class DeviceConsole:
         wait and returns None; otherwise the session is closed and `DeviceTimeoutError` raised.
         """
         budget = max(0.0, deadline - time.monotonic())
-        raw, pages, self._carry = self._carry, 0, ""
+        raw, state, self._carry = self._carry, _ReadState(), ""
         while True:
             line = last_line(raw)
-            if is_pager(line) and pages < self._options.max_pages:
-                raw, pages = raw[: raw.rfind("\n") + 1], pages + 1
+            if is_pager(line) and state.pages < self._options.max_pages:
+                raw, state.pages = raw[: raw.rfind("\n") + 1], state.pages + 1
                 self._writer.write(b" ")
                 continue
             event = self._classify(raw, line, login, echo)
             if event is not None:
                 self.transcript.received(raw)
                 return event
+            if echo is not None:
+                self._answer_question(raw, line, state)
             remaining = deadline - time.monotonic()
-            chunk = await self._read(remaining) if remaining > 0 else None
+            unechoed = echo is not None and match_prompt(line, self._kind) is not None
+            wait = min(remaining, self._options.echo_grace) if unechoed else remaining
+            chunk = await self._read(wait) if wait > 0 else None
+            if chunk is None and unechoed and time.monotonic() < deadline:
+                # A prompt and then silence: this console does not echo commands.
+                self.transcript.received(raw)
+                return _Event("prompt", raw, match_prompt(line, self._kind))
             if chunk is None and soft:
                 self._carry = raw
                 return None
@@ -452,6 +490,15 @@ class DeviceConsole:
                     self.target.name, what, self.transcript.redact(screen_text(raw)), budget
                 )
             raw += chunk
+
+    def _answer_question(self, raw: str, line: str, state: _ReadState) -> None:
+        """Answer a confirmation question on the last line once (see `confirmation_reply`)."""
+        if len(raw) <= state.answered_at or state.answers >= _MAX_ANSWERS:
+            return  # already answered this text; a device that keeps asking hits the timeout
+        reply = confirmation_reply(line)
+        if reply is not None:
+            self._send(reply)
+            state.answered_at, state.answers = len(raw), state.answers + 1
 
     def _classify(self, raw: str, line: str, login: bool, echo: str | None) -> _Event | None:
         prompt = match_prompt(line, self._kind)

@@ -76,6 +76,24 @@ PAGER_RE = re.compile(
     r"|\s*<---\s*more\s*--->|\s*press any key to continue[^\n]*)\s*$"
 )
 VPCS_BANNER_RE = re.compile(r"(?i)virtual pc simulator|\bvpcs\b")
+# Questions a command may ask before it runs (IOS "copy", "clear counters"...).
+_CONFIRM_RE = re.compile(r"(?i)\[confirm\]\s*$|\[[^\]\n]*\]\?\s*$")
+_YES_NO_RE = re.compile(r"(?i)\[yes/no\]:?\s*$|\(y/n\)\??\s*$|\[y/n\]:?\s*$")
+
+
+def confirmation_reply(line: str) -> str | None:
+    """What to answer a confirmation question on `line`, or None when it is not one.
+
+    ``[confirm]`` and a question with a default in brackets (``Destination filename
+    [startup-config]?``) get Enter: the user asked for the command, and destructive commands are
+    refused before they are sent. Yes/no questions get ``no``: they usually offer something extra
+    (save before reload, enter the setup dialog), never the command itself.
+    """
+    if _CONFIRM_RE.search(line):
+        return ""
+    if _YES_NO_RE.search(line):
+        return "no"
+    return None
 
 
 def _ios(match: re.Match[str], line: str) -> Prompt:

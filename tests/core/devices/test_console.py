@@ -219,3 +219,46 @@ async def test_long_output_is_cut_with_head_and_tail(telnet_lab: TelnetLab) -> N
     assert lines[0] == "1" and lines[-1] == "2000"
     assert any(line.startswith("... [") and "lines /" in line for line in lines)
     assert len(result.output) < 300
+
+
+async def test_confirmation_questions_are_answered(telnet_lab: TelnetLab) -> None:
+    device = IosDevice(username=None, enable_secret=None)
+    running = await telnet_lab.start(device)
+    async with _console(running) as console:
+        copy, clear = await console.run_commands(
+            ["copy running-config startup-config", "clear counters"]
+        )
+    assert device.saved
+    assert copy.output.startswith("Destination filename [startup-config]?")
+    assert copy.output.endswith("[OK]")
+    assert clear.output.startswith('Clear "show interface" counters on all interfaces [confirm]')
+    assert device.received[-4:] == [copy.command, "", clear.command, ""]
+
+
+async def test_a_console_without_echo_still_returns_output(telnet_lab: TelnetLab) -> None:
+    device = VpcsDevice(echo_commands=False)
+    running = await telnet_lab.start(device)
+    options = ConsoleOptions(command_timeout=5, echo_grace=0.3)
+    async with _console(running, options=options) as console:
+        [result] = await console.run_commands(["show ip"])
+    assert result.output.startswith("NAME        : PC1[1]")
+    assert result.output.endswith("MTU         : 1500")
+
+
+async def test_log_lines_are_not_rejections(telnet_lab: TelnetLab) -> None:
+    running = await telnet_lab.start(IosDevice())
+    async with _console(running, IOS_CREDS) as console:
+        config = await console.push_config(["interface Ethernet0/1", "no shutdown"])
+    assert config.ok and "%LINK-3-UPDOWN" in config.output
+    assert "R1(config)# interface Ethernet0/1" in config.output  # prompt shown before each line
+
+
+async def test_kind_specific_refusals_apply_once_the_console_is_known(
+    telnet_lab: TelnetLab,
+) -> None:
+    device = VpcsDevice()
+    running = await telnet_lab.start(device)
+    async with _console(running) as console:
+        with pytest.raises(CommandRefusedError, match="quit ends the VPCS process"):
+            await console.run_commands(["quit"])
+    assert "quit" not in device.received
