@@ -62,6 +62,7 @@ class ChatPanel(QWidget):
         outer.setSpacing(0)
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 2)
+        bar.setSpacing(8)
         self.sessions_toggle = QToolButton(self)
         self.sessions_toggle.setText(_tr("☰ Sessions"))
         self.sessions_toggle.setCheckable(True)

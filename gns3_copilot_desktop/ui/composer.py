@@ -77,6 +77,7 @@ class Composer(QWidget):
         self.model_combo = QComboBox(self)
         self.model_combo.setAccessibleName(_tr("Model"))
         self.model_combo.setToolTip(_tr("The model that answers"))
+        self.model_combo.setPlaceholderText(_tr("No model configured"))
         self.model_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QGuiApplication, QResizeEvent
+from PyQt6.QtGui import QGuiApplication, QPalette, QResizeEvent
 from PyQt6.QtWidgets import (
     QApplication,
     QFrame,
@@ -32,7 +32,13 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import AssistantTurn, HistoryItem, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
-from gns3_copilot_desktop.ui.tool_card import ReadOnlyText, ToolCard, ToolGroup, ToolState
+from gns3_copilot_desktop.ui.tool_card import (
+    ReadOnlyText,
+    ToolCard,
+    ToolGroup,
+    ToolState,
+    monospace_font,
+)
 
 PAINT_INTERVAL_MS = 33
 HISTORY_BATCH = 20
@@ -54,6 +60,13 @@ def _text_label(parent: QWidget, text: str = "", markdown: bool = True) -> QLabe
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     label.setText(text)
     return label
+
+
+def _show_unfinished_code(label: QLabel, text: str) -> None:
+    """An open code fence: its lines as monospace plain text, without the fence marker."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setFont(monospace_font())
+    label.setText(text.split("\n", 1)[1] if "\n" in text else "")
 
 
 class CodeBlock(QFrame):
@@ -129,7 +142,7 @@ class TextSegment(QWidget):
         else:
             widget = _text_label(self, block.text, markdown=block.kind == "markdown")
             if block.kind == "plain":
-                widget.setFont(self.font())
+                _show_unfinished_code(widget, block.text)
         self._layout.insertWidget(self._layout.count() - 1, widget)
 
     def _show_open(self, block: Block | None) -> None:
@@ -137,9 +150,12 @@ class TextSegment(QWidget):
             self._open.hide()
             self._open.clear()
             return
-        fmt = Qt.TextFormat.MarkdownText if block.kind == "markdown" else Qt.TextFormat.PlainText
-        self._open.setTextFormat(fmt)
-        self._open.setText(block.text)
+        if block.kind == "markdown":
+            self._open.setTextFormat(Qt.TextFormat.MarkdownText)
+            self._open.setFont(self.font())
+            self._open.setText(block.text)
+        else:
+            _show_unfinished_code(self._open, block.text)
         self._open.show()
 
     def block_widgets(self) -> list[QWidget]:
@@ -275,6 +291,11 @@ class MessageView(QScrollArea):
         self._layout.addWidget(self.earlier_button)
         self._layout.addStretch(1)
         self.setWidget(self._container)
+        # the conversation sits on the text background (white / near-black), cards on top of it
+        viewport = self.viewport()
+        assert viewport is not None
+        viewport.setBackgroundRole(QPalette.ColorRole.Base)
+        self._container.setBackgroundRole(QPalette.ColorRole.Base)
         self.empty_label = _text_label(self._container, "", markdown=False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setObjectName("muted")

@@ -93,6 +93,7 @@ class SessionsPanel(QWidget):
         self.list.setWordWrap(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(False)
+        self.list.setSpacing(2)
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
@@ -139,7 +140,7 @@ class SessionsPanel(QWidget):
         now = datetime.now(UTC)
         for entry in entries:
             title = entry.title or _tr("New conversation")
-            first = ("📌 " if entry.pinned else "") + title
+            first = ("★ " if entry.pinned else "") + title
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
             item = QListWidgetItem(f"{first}\n{second}")
             item.setData(_ROLE, entry.session_id)

@@ -88,12 +88,11 @@ class StatusLine(QWidget):
 
     def _refresh_usage(self) -> None:
         u = self.usage
-        text = _tr("%1 tokens (%2 in · %3 out)").replace("%1", compact_number(u.total_tokens))
-        self.tokens_label.setText(
-            text.replace("%2", compact_number(u.input_tokens)).replace(
-                "%3", compact_number(u.output_tokens)
-            )
-        )
+        self.tokens_label.setText(_tr("%1 tokens").replace("%1", compact_number(u.total_tokens)))
+        detail = _tr("Session: %1 input and %2 output tokens").replace("%1", f"{u.input_tokens:,}")
+        detail = detail.replace("%2", f"{u.output_tokens:,}")
+        self.tokens_label.setToolTip(detail)
+        self.tokens_label.setAccessibleDescription(detail)
         used, window = self.context_tokens, self.context_window
         if window:
             self.context_meter.setRange(0, window)

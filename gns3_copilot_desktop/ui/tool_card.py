@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QFontDatabase
+from PyQt6.QtGui import QFontDatabase, QPainter, QPaintEvent
 from PyQt6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -132,6 +132,18 @@ def monospace_font() -> Any:
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends with "…" when it does not fit (the full text is its tooltip)."""
+
+    def paintEvent(self, event: QPaintEvent | None) -> None:
+        """Draw the elided text instead of clipping it."""
+        painter = QPainter(self)
+        metrics = self.fontMetrics()
+        text = metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(self.rect(), flags, text)
+
+
 class ReadOnlyText(QPlainTextEdit):
     """Monospace read-only text whose height follows its content up to `max_lines`."""
 
@@ -203,7 +215,7 @@ class ToolCard(QFrame):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.toggle.setAutoRaise(True)
         self.toggle.toggled.connect(self.set_expanded)
-        self.title_label = QLabel(self)
+        self.title_label = ElidedLabel(self)
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
         self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.state_label = QLabel(self)
@@ -238,7 +250,9 @@ class ToolCard(QFrame):
         if self.duration_ms is not None:
             return format_duration(self.duration_ms)
         if self.state is ToolState.RUNNING and self._started_at is not None:
-            return format_duration((time.monotonic() - self._started_at) * 1000)
+            # whole seconds while ticking: a changing "ms" figure would only flicker
+            seconds = int(time.monotonic() - self._started_at)
+            return _tr("%1 s").replace("%1", str(seconds))
         return ""
 
     # --- state ----------------------------------------------------------------------------

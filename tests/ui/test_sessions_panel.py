@@ -49,7 +49,7 @@ def _select(panel: SessionsPanel, title: str) -> None:
 def test_pinned_first_then_newest_with_relative_times(sessions: SessionsPanel) -> None:
     assert _titles(sessions) == ["Pinned notes", "Newest", "OSPF area design", "Old lab"]
     rows = [sessions.list.item(i).text() for i in range(sessions.list.count())]  # type: ignore[union-attr]
-    assert rows[0].startswith("📌 Pinned notes")
+    assert rows[0].startswith("★ Pinned notes")
     assert rows[1] == "Newest\n5 min ago"
     assert rows[2] == "OSPF area design\n2 h ago"
     assert rows[3] == "Old lab\n3 days ago"

@@ -1,0 +1,302 @@
+"""Screenshots of the Copilot dock's main states into docs/screenshots/ (offscreen, no server).
+
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.tools.screenshots [out_dir]`.
+The states are reached by driving the real widgets with the ScriptedBackend test double.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import qasync
+from PyQt6.QtCore import Qt
+from PyQt6.QtGui import QPalette
+from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
+
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, TokenUsage
+from gns3_copilot_desktop.ui.backend import AssistantTurn, ToolRecord, UserTurn
+from gns3_copilot_desktop.ui.dock import CopilotDock
+from gns3_copilot_desktop.ui.theme import dark_palette, light_palette
+from tests.helpers.fake_backend import (
+    ScriptedBackend,
+    approval,
+    content,
+    done,
+    error,
+    tool_end,
+    tool_start,
+)
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+ANSWER = """## Your lab
+
+The project **ospf-lab** has 3 routers and 1 switch:
+
+| Node | Type | Status |
+|------|------|--------|
+| R1 | Dynamips c7200 | started |
+| R2 | Dynamips c7200 | started |
+| SW1 | Ethernet switch | started |
+
+- R1 and R2 are linked through SW1
+- R3 is stopped
+
+```
+R1# show ip ospf neighbor
+Neighbor ID  Pri  State    Dead Time  Address   Interface
+2.2.2.2        1  FULL/DR  00:00:35   10.0.0.2  Fa0/0
+```
+
+Next, I can start R3 and configure OSPF area 0 on it.
+"""
+
+
+async def wait_until(condition: Callable[[], bool], limit_s: float = 5.0) -> None:
+    """Poll `condition` on the running (Qt) loop."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit_s
+    while not condition():
+        if loop.time() > end:
+            raise TimeoutError("screenshot state not reached")
+        await asyncio.sleep(0.02)
+
+
+def make_window(
+    backend: ScriptedBackend, width: int = 1000, height: int = 720, dock_width: int = 460
+) -> tuple[QMainWindow, CopilotDock]:
+    """A main window with a placeholder canvas and the dock on the right."""
+    window = QMainWindow()
+    canvas = QLabel(QApplication.translate("Screenshots", "GNS3 topology"))
+    canvas.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    window.setCentralWidget(canvas)
+    dock = CopilotDock(backend, window)
+    dock.add_to(window)
+    window.resize(width, height)
+    window.show()
+    window.resizeDocks([dock], [dock_width], Qt.Orientation.Horizontal)
+    dock.panel.composer.set_models(
+        [("gpt", "gpt-4.1-mini (OpenAI)"), ("llama", "llama3.1 (Ollama)")]
+    )
+    return window, dock
+
+
+def seed_sessions(backend: ScriptedBackend) -> None:
+    """A few sessions for the sidebar."""
+    backend.add_session("Pinned: lab checklist", pinned=True, age=timedelta(days=9))
+    backend.add_session("Why is R3 not reachable?", age=timedelta(hours=3))
+    backend.add_session("Build a 3-router OSPF lab", age=timedelta(days=2))
+
+
+async def grab(window: QMainWindow, name: str, out: Path) -> None:
+    """Let pending paints and layouts happen, then save the window."""
+    await asyncio.sleep(0.15)
+    path = out / f"{name}.png"
+    window.grab().save(str(path))
+    print(path)
+
+
+async def shoot_empty(out: Path) -> None:
+    backend = ScriptedBackend()
+    window, dock = make_window(backend, 1000)
+    dock.panel.composer.set_models(
+        [("gpt", "gpt-4.1-mini (OpenAI)"), ("llama", "llama3.1 (Ollama)")]
+    )
+    await grab(window, "empty", out)
+    window.close()
+
+
+async def shoot_streaming(out: Path, name: str = "streaming", dock_width: int = 460) -> None:
+    backend = ScriptedBackend()
+    seed_sessions(backend)
+    stall = asyncio.Event()
+    half = ANSWER[: ANSWER.index("Neighbor ID") + 30]
+    backend.add_turn(
+        ChatChunk(
+            type="usage",
+            usage=TokenUsage(input_tokens=5400, output_tokens=820),
+            context_tokens=6200,
+            context_window=128000,
+        ),
+        tool_start("t1", "list_nodes", '{"project_id": "ospf-lab"}', "List the nodes of ospf-lab"),
+        tool_end(
+            "t1", "list_nodes", "R1 started\nR2 started\nR3 stopped\nSW1 started", duration_ms=240
+        ),
+        content(half),
+        ChatChunk(type="heartbeat", elapsed_s=12.0),
+        stall,
+        done(),
+    )
+    window, dock = make_window(backend, dock_width=dock_width)
+    await dock.panel.sessions.refresh()
+    dock.panel.send("What is in my lab?")
+    await wait_until(
+        lambda: (
+            "Neighbor"
+            in (dock.panel.view.current_turn.text if dock.panel.view.current_turn else "")
+        )
+    )
+    await grab(window, name, out)
+    dock.panel.stop()
+    await wait_until(lambda: not dock.panel.composer.running)
+    window.close()
+
+
+async def shoot_tools(out: Path) -> None:
+    backend = ScriptedBackend()
+    running = asyncio.Event()
+    backend.add_turn(
+        tool_start("a", "list_nodes", '{"project_id": "ospf-lab"}', "List the nodes of ospf-lab"),
+        tool_end(
+            "a",
+            "list_nodes",
+            "\n".join(f"R{i} started" for i in range(1, 120)),
+            duration_ms=310,
+            truncated=True,
+        ),
+        tool_start(
+            "b",
+            "get_device_config",
+            '{"node": "R1", "command": "show running-config"}',
+            "Read the configuration of R1",
+        ),
+        tool_end("b", "get_device_config", "% Connection refused by R1 console", "error", 5020),
+        tool_start("c", "start_node", '{"node": "R3"}', "Start R3"),
+        running,
+        done(),
+    )
+    window, dock = make_window(backend, 1000)
+    dock.panel.send("Check R1 and start R3")
+    await wait_until(lambda: dock.panel.view.card("c") is not None)
+    card = dock.panel.view.card("b")
+    assert card is not None
+    card.set_expanded(True)
+    await grab(window, "tool-cards", out)
+    dock.panel.stop()
+    await wait_until(lambda: not dock.panel.composer.running)
+    window.close()
+
+
+async def shoot_approval(out: Path) -> None:
+    backend = ScriptedBackend()
+    requests = [
+        ApprovalRequest(
+            tool_call_id="n1",
+            tool_name="create_node",
+            arguments={"template": "c7200", "name": "R4", "x": 120, "y": -40},
+            summary="Create router R4 from the c7200 template",
+            risk="change",
+            arguments_schema={
+                "type": "object",
+                "properties": {
+                    "template": {"type": "string"},
+                    "name": {"type": "string"},
+                    "x": {"type": "integer"},
+                    "y": {"type": "integer"},
+                },
+            },
+        ),
+        ApprovalRequest(
+            tool_call_id="n2",
+            tool_name="configure_device",
+            arguments={
+                "node": "R4",
+                "commands": ["router ospf 1", "network 10.0.0.0 0.0.0.255 area 0"],
+            },
+            summary="Configure OSPF on R4",
+            risk="device-config",
+        ),
+    ]
+    backend.add_turn(
+        content("I will add **R4** and enable OSPF on it."), approval(*requests), done()
+    )
+    window, dock = make_window(backend, 1000, 820)
+    dock.panel.send("Add a fourth router running OSPF")
+    await wait_until(
+        lambda: dock.panel.view.card("n2") is not None and not dock.panel.composer.running
+    )
+    await grab(window, "approval", out)
+    window.close()
+
+
+async def shoot_error(out: Path) -> None:
+    backend = ScriptedBackend()
+    backend.add_turn(
+        content("To bring R3 into area 0 you need to:\n\n1. Start R3\n2. Configure the int"),
+        error(
+            "The model provider did not answer within 60 s (timeout at api.example.test). "
+            "Your message and the partial answer are kept."
+        ),
+        done(),
+    )
+    window, dock = make_window(backend, 1000)
+    dock.panel.send("How do I add R3 to area 0?")
+    await wait_until(lambda: not dock.panel.composer.running and backend.streams_closed == 1)
+    await grab(window, "error", out)
+    window.close()
+
+
+async def shoot_history(out: Path, name: str, width: int, dock_width: int) -> None:
+    backend = ScriptedBackend()
+    seed_sessions(backend)
+    entry = backend.add_session(
+        "OSPF lab walkthrough",
+        [
+            UserTurn("Build a 3-router OSPF lab"),
+            ToolRecord(
+                "h1", "create_node", {"name": "R1"}, "Create router R1", "created R1", "ok", 820
+            ),
+            ToolRecord(
+                "h2", "create_node", {"name": "R2"}, "Create router R2", "created R2", "ok", 790
+            ),
+            ToolRecord(
+                "h3",
+                "create_link",
+                {"a": "R1 f0/0", "b": "R2 f0/0"},
+                "Link R1 f0/0 to R2 f0/0",
+                "",
+                "rejected",
+            ),
+            AssistantTurn(ANSWER),
+            UserTurn("Thanks! Now what is the OSPF state?"),
+        ],
+    )
+    window, dock = make_window(backend, width, dock_width=dock_width)
+    await dock.panel.start()
+    await dock.panel.open_session(entry.session_id)
+    dock.panel.status.add_usage(TokenUsage(input_tokens=18200, output_tokens=2400), 9100, 32768)
+    await grab(window, name, out)
+    window.close()
+
+
+async def main(out: Path) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    app.setStyle("Fusion")
+    app.setPalette(light_palette())
+    await shoot_empty(out)
+    await shoot_streaming(out)
+    await shoot_tools(out)
+    await shoot_approval(out)
+    await shoot_error(out)
+    await shoot_history(out, "narrow-dock", 800, 360)
+    await shoot_streaming(out, "narrow-streaming", 360)
+    await shoot_history(out, "wide-sessions", 1400, 900)
+    app.setPalette(dark_palette())
+    await shoot_streaming(out, "dark-streaming")
+    await shoot_history(out, "dark-wide-sessions", 1400, 900)
+    app.setPalette(QPalette())
+
+
+if __name__ == "__main__":
+    QApplication(sys.argv[:1])
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    target.mkdir(parents=True, exist_ok=True)
+    qasync.run(main(target))
