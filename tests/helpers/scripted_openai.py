@@ -748,7 +748,7 @@ class ScriptedOpenAIServer:
             return await self._send_error(writer, request, turn.error)
         answer = _Answer(turn, body, f"chatcmpl-scripted{next(self._ids)}", self._ids)
         if not request.stream:
-            return await self._send_json(writer, request, 200, answer.completion())
+            return await self._complete(writer, reader, request, answer)
         options = body.get("stream_options") or {}
         return await self._stream(
             writer, reader, request, answer, bool(options.get("include_usage"))
@@ -801,7 +801,38 @@ class ScriptedOpenAIServer:
             if not completed:
                 with self._lock:
                     self.disconnects += 1
-            watch.cancel()
+            await _drop(watch)
+
+    async def _complete(
+        self,
+        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader,
+        request: RecordedRequest,
+        answer: _Answer,
+    ) -> bool:
+        """A non-streamed answer; stalls happen before it, a cut-off sends nothing at all."""
+        turn = answer.turn
+        if turn.stall_before_headers or turn.stall_after_chunks is not None:
+            watch = asyncio.ensure_future(reader.read(1))
+            try:
+                await self._stall(turn, watch)
+            except _ClientGoneError:
+                with self._lock:
+                    self.disconnects += 1
+                raise
+            finally:
+                await _drop(watch)
+        if turn.cut_off_after_chunks is not None:
+            return False
+        if turn.malformed_after_chunks is not None:
+            request.status = 200
+            payload = b'{"id": "chatcmpl-broken", "choices": ['
+            head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+            head += f"content-length: {len(payload)}\r\n\r\n"
+            writer.write(head.encode() + payload)
+            await writer.drain()
+            return True
+        return await self._send_json(writer, request, 200, answer.completion())
 
     async def _special_event(
         self, n: int, turn: ScriptedTurn, writer: asyncio.StreamWriter, watch: asyncio.Future[bytes]
@@ -889,6 +920,13 @@ class ScriptedOpenAIServer:
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
         await writer.drain()
         return True
+
+
+async def _drop(watch: asyncio.Future[bytes]) -> None:
+    """Cancel the disconnect watch and wait until the reader is free again."""
+    watch.cancel()
+    with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+        await watch
 
 
 _UNPARSABLE = object()

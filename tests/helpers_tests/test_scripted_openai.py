@@ -8,8 +8,11 @@ parallel calls, usage, and the errors as the openai SDK's own exception classes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+import threading
+import time
 from typing import Any
 
 import httpx
@@ -392,3 +395,60 @@ def _tool_schema(name: str) -> dict[str, Any]:
             "parameters": {"type": "object", "properties": {}, "additionalProperties": True},
         },
     }
+
+
+def test_works_on_a_qasync_loop(
+    qtbot: Any, qasync_loop: asyncio.AbstractEventLoop, scripted_openai: ScriptedOpenAIServer
+) -> None:
+    """UI tests stream on the qasync loop; the stall/release cycle must work there too."""
+    scripted_openai.push(ScriptedTurn.stalled("qasync ok", chunks=1, stall_after_chunks=2))
+    seen: list[str] = []
+
+    async def consume() -> None:
+        async for piece in scripted_openai.chat_model().astream([HumanMessage("hi")]):
+            seen.append(str(piece.content))
+
+    task = qasync_loop.create_task(consume())
+    qtbot.waitUntil(lambda: scripted_openai.stalled_count == 1 and "".join(seen) == "qasync ok")
+    assert not task.done()
+    scripted_openai.release_stall()
+    qtbot.waitUntil(task.done, timeout=5000)
+    assert task.exception() is None
+
+
+@pytest.mark.asyncio
+async def test_release_frees_only_the_streams_stalled_now(
+    scripted_openai: ScriptedOpenAIServer,
+) -> None:
+    scripted_openai.push(ScriptedTurn.stalled("one"), ScriptedTurn.stalled("two"))
+    model = scripted_openai.chat_model()
+    first = asyncio.create_task(model.ainvoke([HumanMessage("1")]))
+    await scripted_openai.wait_until(lambda: scripted_openai.stalled_count == 1)
+    scripted_openai.release_stall()
+    assert (await asyncio.wait_for(first, 5)).content == "one"
+
+    second = asyncio.create_task(model.ainvoke([HumanMessage("2")]))
+    await scripted_openai.wait_until(lambda: scripted_openai.stalled_count == 1)
+    assert not second.done()
+    scripted_openai.release_stall()
+    assert (await asyncio.wait_for(second, 5)).content == "two"
+
+
+def test_stop_ends_a_stream_left_stalled() -> None:
+    server = ScriptedOpenAIServer().start()
+    server.push(ScriptedTurn.stalled())
+    thread = threading.Thread(target=_invoke_ignoring_errors, args=(server,), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while server.stalled_count == 0 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert server.stalled_count == 1
+    server.stop()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert not server.errors
+
+
+def _invoke_ignoring_errors(server: ScriptedOpenAIServer) -> None:
+    with contextlib.suppress(Exception):
+        server.chat_model().invoke([HumanMessage("hi")])
