@@ -1,0 +1,63 @@
+"""The runtime context of one agent run.
+
+`RunContext` is passed to LangGraph as the runtime ``context=`` of a run. LangGraph never writes the
+runtime context into a checkpoint, its metadata or the stream events, which is why everything secret
+(the GNS3 client that holds the JWT, the chat model that holds the API key) lives here and nowhere
+else: not in ``configurable``, not in the graph state (stack.md, "the seed design leaks the JWT").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from langchain_core.language_models import BaseChatModel
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.gns3.client import Gns3Client
+
+MODES = ("assistant", "teaching", "lab_automation")
+
+
+@dataclass(frozen=True)
+class AgentLimits:
+    """Bounds of one run; none of them is secret."""
+
+    max_steps: int = 25
+    """LangGraph recursion limit: one model call or one tool round is one step."""
+    final_answer_steps: int = 3
+    """At this many ``remaining_steps`` the model is asked for a final answer without tools."""
+    context_window: int = 128_000
+    """Tokens the model accepts; the history sent to it is bounded to a share of this."""
+    max_output_tokens: int = 4_096
+    """Tokens reserved for the model's answer when bounding the history."""
+    working_context_tokens: int = 24_000
+    """Bound of the conversation kept in the graph state (the full one is in the transcript)."""
+    max_tool_output_chars: int = 8_000
+    """A tool's text for the model is cut to this (head and tail kept, the cut marked)."""
+    heartbeat_interval_s: float = 15.0
+    """A ``heartbeat`` chunk is sent after this long without any other chunk; 0 disables."""
+    title_timeout_s: float = 15.0
+    """How long the end of the first turn waits for the title before using a fallback."""
+
+
+@dataclass
+class RunContext:
+    """What a run needs at run time and must never be persisted.
+
+    ``always_allow`` names the change tools the user allowed without asking in this project
+    (issue 4); read tools never ask.
+    """
+
+    client: Gns3Client
+    project_id: str
+    model: BaseChatModel
+    server_url: str = ""
+    mode: str = "assistant"
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    always_allow: frozenset[str] = frozenset()
+    language: str | None = None
+
+    def allows_without_approval(self, tool_name: str) -> bool:
+        """Whether a change tool may run without asking (the user chose "always allow")."""
+        return tool_name in self.always_allow

@@ -1,0 +1,368 @@
+"""The agent graph: ``llm_call -> should_continue -> tools -> llm_call``.
+
+- ``llm_call`` refreshes the topology summary, bounds the history to the context window, streams
+  the model's answer and checks it was complete (a stream without a finish reason is an error,
+  "the answer was cut off"). Provider errors never escape the graph: they are streamed as an
+  ``error`` chunk and whatever was received is kept as a partial answer without tool calls.
+  When ``remaining_steps`` runs low the model is asked for a final answer without tools.
+- ``tools`` answers every tool call of the last assistant message with exactly one tool message:
+  unknown tools and bad arguments become error results; read tools run at once and in parallel;
+  any other risk class first pauses the graph with ``interrupt`` for the user's approval.
+- Chunks for the UI (tool_call, tool_start, tool_end, usage, error) are written to LangGraph's
+  ``custom`` stream as `ChatChunk`s; content deltas come from the ``messages`` stream.
+Everything run-specific and secret arrives through the runtime context (`RunContext`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from typing import Any
+
+from langchain_core.language_models import LanguageModelInput
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    AnyMessage,
+    BaseMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.runnables import Runnable
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.config import get_stream_writer
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from gns3_copilot_desktop.core.agent.approval import ApprovalDecision, decisions_by_id
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tokens
+from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
+from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
+from gns3_copilot_desktop.core.agent.state import AgentState
+from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult
+from gns3_copilot_desktop.core.agent.tools.base import truncate_text
+from gns3_copilot_desktop.core.agent.topology import topology_summary
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.protocol import (
+    ApprovalRequest,
+    ChatChunk,
+    FunctionCall,
+    TokenUsage,
+    ToolCall,
+    ToolStatus,
+)
+
+log = logging.getLogger(__name__)
+
+
+def build_graph(
+    tools: ToolRegistry, checkpointer: BaseCheckpointSaver[Any] | None = None
+) -> CompiledStateGraph[AgentState, RunContext, AgentState, AgentState]:
+    """Compile the agent graph. The model comes with each run's `RunContext`."""
+    builder = StateGraph(AgentState, context_schema=RunContext)
+    builder.add_node("llm_call", _LlmCall(tools))
+    builder.add_node("tools", _ToolNode(tools))
+    builder.add_edge(START, "llm_call")
+    builder.add_conditional_edges("llm_call", should_continue, ["tools", END])
+    builder.add_edge("tools", "llm_call")
+    return builder.compile(checkpointer=checkpointer)
+
+
+def should_continue(state: AgentState) -> str:
+    """Run the tools when the last answer asked for some, else end the turn."""
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
+    if isinstance(last, AIMessage) and (last.tool_calls or last.invalid_tool_calls):
+        return "tools"
+    return END
+
+
+# --- llm_call -----------------------------------------------------------------------------------
+
+
+class _LlmCall:
+    """The node that asks the model for the next step."""
+
+    def __init__(self, tools: ToolRegistry) -> None:
+        self._tools = tools
+        self._schemas = tools.openai_schemas()
+        self._schema_tokens = len(json.dumps(self._schemas)) // 4
+
+    async def __call__(self, state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        ctx = runtime.context
+        writer = get_stream_writer()
+        final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
+        topology = await topology_summary(ctx.client, ctx.project_id)
+        prompt = system_prompt(state.get("mode") or ctx.mode, topology)
+        if final:
+            prompt += "\n\n" + FINAL_ANSWER_PROMPT
+        system = SystemMessage(prompt)
+        budget = (
+            ctx.limits.context_window
+            - ctx.limits.max_output_tokens
+            - message_tokens([system])
+            - (0 if final else self._schema_tokens)
+        )
+        history, dropped = bound_for_model(state.get("messages") or [], budget)
+        if dropped:
+            system = SystemMessage(
+                f"{prompt}\n\n({dropped} older messages of this conversation are not shown.)"
+            )
+        request: list[BaseMessage] = [system, *history]
+        model: Runnable[LanguageModelInput, BaseMessage] = (
+            ctx.model if final or not self._schemas else ctx.model.bind_tools(self._schemas)
+        )
+        answer = await _stream_answer(model, request, writer)
+        if final and isinstance(answer, AIMessage) and answer.tool_calls:
+            answer = AIMessage(
+                content=answer.content, id=answer.id, usage_metadata=answer.usage_metadata
+            )
+        _emit_after_call(writer, answer, message_tokens(request), ctx.limits.context_window)
+        update: dict[str, Any] = {
+            "llm_calls": state.get("llm_calls", 0) + 1,
+            "topology": topology,
+        }
+        if answer is not None:
+            update["messages"] = [answer]
+        return update
+
+
+async def _stream_answer(
+    model: Runnable[LanguageModelInput, BaseMessage],
+    request: list[BaseMessage],
+    writer: Any,
+) -> AIMessage | None:
+    """Stream one model call; on failure or cut-off return the partial answer (no tool calls)."""
+    full: AIMessageChunk | None = None
+    try:
+        async for piece in model.astream(request):
+            if isinstance(piece, AIMessageChunk):
+                full = piece if full is None else full + piece
+    except Exception as exc:  # a provider failure: mapped to a user-facing error chunk
+        error = map_provider_error(exc)
+        log.warning("model call failed (%s): %s", error.kind, error.user_message)
+        writer(ChatChunk(type="error", error=error.user_message, error_kind=error.kind))
+        return _partial(full, error.kind)
+    if full is None or not full.response_metadata.get("finish_reason"):
+        log.warning("model stream ended without a finish reason")
+        writer(ChatChunk(type="error", error=CUT_OFF_TEXT, error_kind="cut_off"))
+        return _partial(full, "cut_off")
+    message = AIMessage(
+        content=full.content,
+        id=full.id or f"ai-{uuid.uuid4()}",
+        tool_calls=full.tool_calls,
+        invalid_tool_calls=full.invalid_tool_calls,
+        usage_metadata=full.usage_metadata,
+        response_metadata=dict(full.response_metadata),
+    )
+    return message
+
+
+def _partial(full: AIMessageChunk | None, kind: str) -> AIMessage | None:
+    """What was received before a failure, kept as an answer marked incomplete."""
+    if full is None or not full.text:
+        return None
+    return AIMessage(
+        content=full.text,
+        id=full.id or f"ai-{uuid.uuid4()}",
+        usage_metadata=full.usage_metadata,
+        response_metadata={"incomplete": kind},
+    )
+
+
+def _emit_after_call(
+    writer: Any, answer: AIMessage | None, context_tokens: int, context_window: int
+) -> None:
+    if answer is None:
+        return
+    for call in answer.tool_calls:
+        arguments = json.dumps(call["args"], ensure_ascii=False)
+        writer(_tool_call_chunk(call.get("id") or "", call["name"], arguments, answer.id))
+    for bad in answer.invalid_tool_calls:
+        writer(
+            _tool_call_chunk(
+                bad.get("id") or "", bad.get("name") or "", bad.get("args") or "", answer.id
+            )
+        )
+    usage = answer.usage_metadata
+    writer(
+        ChatChunk(
+            type="usage",
+            message_id=answer.id,
+            usage=TokenUsage(
+                input_tokens=usage["input_tokens"] if usage else 0,
+                output_tokens=usage["output_tokens"] if usage else 0,
+            ),
+            context_tokens=context_tokens,
+            context_window=context_window,
+        )
+    )
+
+
+def _tool_call_chunk(call_id: str, name: str, arguments: str, message_id: str | None) -> ChatChunk:
+    return ChatChunk(
+        type="tool_call",
+        message_id=message_id,
+        tool_call_id=call_id,
+        tool_name=name,
+        tool_call=ToolCall(id=call_id, function=FunctionCall(name=name, arguments=arguments)),
+    )
+
+
+# --- tools --------------------------------------------------------------------------------------
+
+
+class _PendingCall:
+    """One tool call of the last assistant message, resolved against the registry."""
+
+    def __init__(self, call_id: str, name: str, raw_args: object, registry: ToolRegistry) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.raw_args = raw_args
+        self.resolved = registry.resolve(name, raw_args)
+
+    @property
+    def needs_approval(self) -> bool:
+        return isinstance(self.resolved, ResolvedCall) and self.resolved.tool.risk != "read"
+
+    def approval_request(self) -> ApprovalRequest:
+        assert isinstance(self.resolved, ResolvedCall)
+        tool = self.resolved.tool
+        return ApprovalRequest(
+            tool_call_id=self.call_id,
+            tool_name=self.name,
+            arguments=self.resolved.args.model_dump(mode="json"),
+            summary=tool.summary(self.resolved.args),
+            risk=tool.risk,
+            arguments_schema=tool.args_schema.model_json_schema(),
+        )
+
+
+class _ToolNode:
+    """Answers every tool call of the last assistant message with one tool message."""
+
+    def __init__(self, tools: ToolRegistry) -> None:
+        self._tools = tools
+
+    async def __call__(self, state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        ctx = runtime.context
+        last = _last_ai(state.get("messages") or [])
+        if last is None:
+            return {}
+        calls = [
+            _PendingCall(c.get("id") or "", c["name"], c["args"], self._tools)
+            for c in last.tool_calls
+        ] + [
+            _PendingCall(c.get("id") or "", c.get("name") or "", c.get("args"), self._tools)
+            for c in last.invalid_tool_calls
+        ]
+        decisions = self._ask_approval(calls, ctx)
+        writer = get_stream_writer()
+        messages = await asyncio.gather(
+            *(self._run_one(call, decisions.get(call.call_id), ctx, writer) for call in calls)
+        )
+        return {"messages": list(messages)}
+
+    @staticmethod
+    def _ask_approval(calls: list[_PendingCall], ctx: RunContext) -> dict[str, ApprovalDecision]:
+        """Pause for the user's decision on every call that changes something (issue 4).
+
+        Called before any tool runs, so resuming (which re-runs this node) runs nothing twice.
+        """
+        waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
+        if not waiting:
+            return {}
+        answer = interrupt(
+            {"approvals": [c.approval_request().model_dump(mode="json") for c in waiting]}
+        )
+        decisions = decisions_by_id(answer)
+        for call in waiting:
+            decisions.setdefault(
+                call.call_id,
+                ApprovalDecision(tool_call_id=call.call_id, action="reject", reason="no decision"),
+            )
+        return decisions
+
+    async def _run_one(
+        self, call: _PendingCall, decision: ApprovalDecision | None, ctx: RunContext, writer: Any
+    ) -> ToolMessage:
+        summary = (
+            call.resolved.tool.summary(call.resolved.args)
+            if isinstance(call.resolved, ResolvedCall)
+            else f"{call.name or 'unknown tool'} (invalid call)"
+        )
+        writer(
+            ChatChunk(
+                type="tool_start",
+                tool_call_id=call.call_id,
+                tool_name=call.name,
+                content=summary,
+            )
+        )
+        started = time.monotonic()
+        result, status = await self._outcome(call, decision, ctx)
+        text, cut = truncate_text(result.text, ctx.limits.max_tool_output_chars)
+        truncated = cut or result.truncated
+        duration_ms = int((time.monotonic() - started) * 1000)
+        writer(
+            ChatChunk(
+                type="tool_end",
+                tool_call_id=call.call_id,
+                tool_name=call.name,
+                tool_output=text,
+                status=status,
+                duration_ms=duration_ms,
+                truncated=truncated,
+                structured=result.structured,
+            )
+        )
+        return ToolMessage(
+            content=text,
+            tool_call_id=call.call_id,
+            name=call.name,
+            id=f"tool-{uuid.uuid4()}",
+            status="error" if status != "ok" else "success",
+            artifact=result.structured,
+            response_metadata={
+                "status": status,
+                "duration_ms": duration_ms,
+                "truncated": truncated,
+                "summary": summary,
+            },
+        )
+
+    async def _outcome(
+        self, call: _PendingCall, decision: ApprovalDecision | None, ctx: RunContext
+    ) -> tuple[ToolResult, ToolStatus]:
+        resolved = call.resolved
+        if isinstance(resolved, ToolResult):
+            return resolved, "error"
+        if decision is not None and decision.action == "reject":
+            reason = f" Reason: {decision.reason}" if decision.reason else ""
+            return ToolResult(text=f"The user rejected this call.{reason}"), "rejected"
+        if decision is not None and decision.action == "edit":
+            edited = self._tools.resolve(call.name, decision.arguments or {})
+            if isinstance(edited, ToolResult):
+                return edited, "error"
+            resolved = edited
+        try:
+            result = await resolved.tool.run(resolved.args, ctx)
+        except CopilotError as exc:
+            result = ToolResult.error(f"Error: {exc.user_message}")
+        except Exception:  # a bug in a tool must not kill the session; it is logged
+            log.exception("tool %s failed unexpectedly", call.name)
+            result = ToolResult.error(f"Error: the tool {call.name} failed unexpectedly.")
+        return result, "error" if result.is_error else "ok"
+
+
+def _last_ai(messages: list[AnyMessage]) -> AIMessage | None:
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message
+    return None

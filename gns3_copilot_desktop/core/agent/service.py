@@ -1,0 +1,214 @@
+"""AgentService: the chat API of one GNS3 project (no Qt; the UI drives it through iterators).
+
+One service per project owns the project's `SessionStore` (checkpoints, sessions index,
+transcript) and one compiled graph. ``stream_chat`` is the design's chat endpoint as an async
+iterator of `ChatChunk`s. Secrets arrive with each call's `RunContext` and are never stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import cast
+
+from langchain_core.messages import AnyMessage, HumanMessage, RemoveMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Command
+
+from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.graph import build_graph
+from gns3_copilot_desktop.core.agent.history import dangling_tool_calls, working_state_trim
+from gns3_copilot_desktop.core.agent.state import AgentState
+from gns3_copilot_desktop.core.agent.tools import ToolRegistry, default_registry
+from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
+from gns3_copilot_desktop.core.agent.turn import (
+    CANCELLED_TEXT,
+    GraphInput,
+    Turn,
+    cancelled_tool_message,
+)
+from gns3_copilot_desktop.core.errors import SessionNotFoundError
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
+from gns3_copilot_desktop.core.sessions.store import SessionStore
+
+SUPERSEDED_TEXT = "Not run: the user sent a new message instead of deciding on this call."
+MAX_WORKING_MESSAGES = 120
+"""Bound of the messages kept in the graph state, besides the token bound of `AgentLimits`."""
+
+
+class AgentService:
+    """Chat, history and sessions of one project."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        *,
+        project_id: str = "",
+        tools: ToolRegistry | None = None,
+        max_working_messages: int = MAX_WORKING_MESSAGES,
+    ) -> None:
+        self.project_id = project_id
+        self._store = store
+        self._graph = build_graph(tools or default_registry(), store.checkpointer)
+        self._max_working_messages = max_working_messages
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls, db_path: Path, *, project_id: str = "", tools: ToolRegistry | None = None
+    ) -> AgentService:
+        """Open the project's database and build the service on it."""
+        store = await SessionStore.open(db_path)
+        return cls(store, project_id=project_id, tools=tools)
+
+    @property
+    def store(self) -> SessionStore:
+        """The project's session store."""
+        return self._store
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called."""
+        return self._closed
+
+    async def close(self) -> None:
+        """Close the database (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._store.close()
+
+    # --- chat -------------------------------------------------------------------------------
+
+    async def stream_chat(
+        self, message: str, session_id: str, *, context: RunContext
+    ) -> AsyncIterator[ChatChunk]:
+        """Send a user message and stream the answer (ends with ``done``)."""
+        async with self._lock(session_id):
+            info = await self._session_or_none(session_id)
+            title_from = message if info is not None and info.title is None else None
+            turn = Turn(self._graph, self._store, session_id, context, title_from=title_from)
+
+            async def prepare(turn: Turn) -> GraphInput:
+                return await self._new_message_input(turn, session_id, message, info, context)
+
+            async for chunk in turn.stream(prepare):
+                yield chunk
+
+    async def resume(
+        self, session_id: str, decisions: list[ApprovalDecision], *, context: RunContext
+    ) -> AsyncIterator[ChatChunk]:
+        """Continue a turn paused for approval with the user's decisions."""
+        async with self._lock(session_id):
+            turn = Turn(self._graph, self._store, session_id, context)
+
+            async def prepare(turn: Turn) -> GraphInput:
+                await self._store.get_session(session_id)
+                return Command(resume=[d.model_dump(mode="json") for d in decisions])
+
+            async for chunk in turn.stream(prepare):
+                yield chunk
+
+    async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
+        """The tool calls a paused turn of this session waits on."""
+        snapshot = await self._graph.aget_state(_config(session_id))
+        approvals: list[ApprovalRequest] = []
+        for item in snapshot.interrupts:
+            if isinstance(item.value, dict):
+                approvals += [
+                    ApprovalRequest.model_validate(a) for a in item.value.get("approvals", [])
+                ]
+        return approvals
+
+    async def get_history(self, session_id: str, limit: int | None = None) -> ConversationHistory:
+        """The session's messages (the last ``limit``), OpenAI-shaped, from the transcript."""
+        messages = await self._store.read_transcript(session_id, limit=limit)
+        return ConversationHistory(session_id=session_id, messages=messages)
+
+    # --- sessions ---------------------------------------------------------------------------
+
+    async def list_sessions(self, limit: int | None = None) -> list[SessionInfo]:
+        """Pinned first, then the most recently updated."""
+        return await self._store.list_sessions(limit)
+
+    async def create_session(
+        self, title: str | None = None, mode: str = "assistant"
+    ) -> SessionInfo:
+        """A new empty session."""
+        return await self._store.create_session(title, mode)
+
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Set a session's title."""
+        await self._store.rename_session(session_id, title)
+
+    async def set_pinned(self, session_id: str, pinned: bool) -> None:
+        """Pin or unpin a session."""
+        await self._store.set_pinned(session_id, pinned)
+
+    async def delete_session(self, session_id: str) -> None:
+        """Delete a session: index row, transcript, checkpoints and writes; space reclaimed."""
+        async with self._lock(session_id):
+            await self._store.delete_session(session_id)
+        self._locks.pop(session_id, None)
+
+    async def search_sessions(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
+        """Sessions whose title or messages contain the query's words."""
+        return await self._store.search(query, limit)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _lock(self, session_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def _session_or_none(self, session_id: str) -> SessionInfo | None:
+        try:
+            return await self._store.get_session(session_id)
+        except SessionNotFoundError:
+            return None
+
+    async def _new_message_input(
+        self,
+        turn: Turn,
+        session_id: str,
+        message: str,
+        info: SessionInfo | None,
+        context: RunContext,
+    ) -> AgentState:
+        """The graph input of a new user message: repairs, trimming, then the message.
+
+        The user's message is in the transcript before the model is called, so it stays in the
+        session whatever happens next.
+        """
+        if info is None:
+            await self._store.get_session(session_id)  # raises SessionNotFoundError
+        snapshot = await self._graph.aget_state(turn.config)
+        messages: list[AnyMessage] = list(snapshot.values.get("messages") or [])
+        why = SUPERSEDED_TEXT if snapshot.interrupts else CANCELLED_TEXT
+        repairs = [
+            cancelled_tool_message(call_id, name, why)
+            for call_id, name in dangling_tool_calls(messages)
+        ]
+        drop = working_state_trim(
+            [*messages, *repairs], context.limits.working_context_tokens, self._max_working_messages
+        )
+        human = HumanMessage(content=message, id=f"user-{uuid.uuid4()}")
+        await turn.record([*repairs, human])
+        # RemoveMessage is not in AnyMessage's union, but add_messages accepts it.
+        removals = cast(list[AnyMessage], [RemoveMessage(id=m.id) for m in drop if m.id])
+        graph_input: AgentState = {
+            "messages": [*removals, *repairs, human],
+            "mode": context.mode,
+            "dropped_messages": snapshot.values.get("dropped_messages", 0) + len(drop),
+        }
+        if info is not None and info.title:
+            graph_input["title"] = info.title
+        return graph_input
+
+
+def _config(session_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": session_id}}

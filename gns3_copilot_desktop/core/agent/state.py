@@ -1,0 +1,30 @@
+"""The graph state: a BOUNDED working context, never the whole conversation.
+
+The full conversation lives in the session store's append-only transcript. The state keeps only
+the recent turns the model may need (AgentService trims it at the start of every turn), so a
+checkpoint stays small however long the session gets: storage grows linearly (the transcript)
+and the per-turn work on the event loop stays bounded (issue 3, defect 1).
+Nothing secret is ever put here: see `RunContext`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from langgraph.managed import RemainingSteps
+from typing_extensions import TypedDict
+
+
+class AgentState(TypedDict, total=False):
+    """What a checkpoint holds for one session."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    llm_calls: int
+    remaining_steps: RemainingSteps
+    topology: str
+    title: str | None
+    mode: str
+    dropped_messages: int
+    """Older messages trimmed out of the working context (they stay in the transcript)."""

@@ -1,0 +1,81 @@
+"""What a tool is: a typed argument schema, a risk class, a one-line summary and an async run.
+
+Issue 4's change and device tools are more `AgentTool` subclasses registered in the same
+`ToolRegistry`; the graph asks for approval for every tool whose ``risk`` is not ``"read"``.
+A tool never raises into the graph for an expected failure: it returns a `ToolResult` with
+``is_error=True`` whose text the model can act on.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.protocol import RiskClass
+
+ArgsT = TypeVar("ArgsT", bound=BaseModel)
+
+TRUNCATION_MARK = "\n[... {omitted} characters cut ...]\n"
+
+
+class NoArgs(BaseModel):
+    """The argument schema of a tool that takes none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolResult(BaseModel):
+    """The outcome of one tool call."""
+
+    text: str
+    """What the model sees."""
+    structured: dict[str, Any] | None = None
+    """What the UI card shows (JSON-able)."""
+    truncated: bool = False
+    is_error: bool = False
+
+    @classmethod
+    def error(cls, text: str, **structured: Any) -> ToolResult:
+        """An expected failure, told to the model so it can act on it."""
+        return cls(text=text, structured=structured or None, is_error=True)
+
+
+class AgentTool(ABC, Generic[ArgsT]):
+    """One tool the model can call."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    args_schema: ClassVar[type[BaseModel]]
+    risk: ClassVar[RiskClass] = "read"
+
+    @abstractmethod
+    def summary(self, args: ArgsT) -> str:
+        """One line saying what this call does, for cards and approval requests."""
+
+    @abstractmethod
+    async def run(self, args: ArgsT, ctx: RunContext) -> ToolResult:
+        """Do the work; expected failures come back as ``ToolResult.error``."""
+
+    def openai_schema(self) -> dict[str, Any]:
+        """The OpenAI function-tool definition the model is given."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.args_schema.model_json_schema(),
+            },
+        }
+
+
+def truncate_text(text: str, limit: int) -> tuple[str, bool]:
+    """Cut ``text`` to about ``limit`` characters keeping head and tail; say where it was cut."""
+    if limit <= 0 or len(text) <= limit:
+        return text, False
+    head = limit * 2 // 3
+    tail = limit - head
+    omitted = len(text) - head - tail
+    return text[:head] + TRUNCATION_MARK.format(omitted=omitted) + text[-tail:], True

@@ -1,0 +1,87 @@
+"""A compact text summary of a project's topology, given to the model on every call.
+
+Two GET requests (nodes and links, concurrently) on the GNS3 server; the summary is a few lines per
+node and link so it stays cheap in tokens: nodes with type, status and console, links with the
+port names at both ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Link, Node
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.gns3.client import Gns3Client
+
+
+class TopologySnapshot(BaseModel):
+    """The nodes and links of a project, as read at one moment."""
+
+    nodes: list[Node]
+    links: list[Link]
+
+
+async def fetch_topology(client: Gns3Client, project_id: str) -> TopologySnapshot:
+    """Read the nodes and links of a project (two requests, run concurrently)."""
+    nodes, links = await asyncio.gather(
+        client.list_nodes(project_id), client.list_links(project_id)
+    )
+    return TopologySnapshot(nodes=list(nodes), links=list(links))
+
+
+def port_name(node: Node | None, adapter_number: int, port_number: int) -> str:
+    """The port's name as the node shows it (``Ethernet0``, ``e0/0``), else adapter/port."""
+    if node is not None:
+        for port in node.ports:
+            if port.adapter_number == adapter_number and port.port_number == port_number:
+                return port.name
+    return f"{adapter_number}/{port_number}"
+
+
+def _node_line(node: Node) -> str:
+    console = (
+        f"{node.console_type or 'console'} {node.console_host or ''}:{node.console}".replace(
+            " :", " "
+        )
+        if node.console
+        else "no console"
+    )
+    return f"- {node.name} ({node.node_type}, {node.status}, {console})"
+
+
+def _link_line(link: Link, nodes_by_id: dict[str, Node]) -> str:
+    ends: list[str] = []
+    for end in link.nodes:
+        node = nodes_by_id.get(end.node_id)
+        name = node.name if node else end.node_id[:8]
+        ends.append(f"{name} {port_name(node, end.adapter_number, end.port_number)}")
+    flags = " [capturing]" if link.capturing else ""
+    flags += " [suspended]" if link.suspend else ""
+    return "- " + " <-> ".join(ends) + flags
+
+
+def summarize_topology(nodes: Sequence[Node], links: Sequence[Link]) -> str:
+    """The compact summary: one line per node, one per link."""
+    if not nodes and not links:
+        return "The project is empty: no nodes, no links."
+    nodes_by_id = {node.node_id: node for node in nodes}
+    lines = [f"Nodes ({len(nodes)}):"]
+    lines += [_node_line(node) for node in sorted(nodes, key=lambda n: n.name.lower())]
+    lines.append(f"Links ({len(links)}):" if links else "Links: none")
+    lines += sorted(_link_line(link, nodes_by_id) for link in links)
+    return "\n".join(lines)
+
+
+async def topology_summary(client: Gns3Client, project_id: str) -> str:
+    """Fetch and summarise; a failure is described in the summary instead of raised."""
+    try:
+        snapshot = await fetch_topology(client, project_id)
+    except CopilotError as exc:
+        return f"(The topology could not be read: {exc.user_message})"
+    return summarize_topology(snapshot.nodes, snapshot.links)

@@ -1,0 +1,333 @@
+"""One streamed turn of a session: run the graph, translate its events, keep the session whole.
+
+The graph runs in a producer task that puts `ChatChunk`s on a queue; the caller's iterator drains
+the queue and races it against a heartbeat timer. Every message the graph adds is appended to the
+session's transcript as soon as its node finishes. When the turn ends — normally, on an error, or
+because the caller cancelled — the working state and the transcript are made consistent (every
+tool call answered, a partial answer kept and marked), the session stats are updated and the
+superseded checkpoints are pruned. Each of these steps touches a bounded amount of data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
+
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
+from gns3_copilot_desktop.core.agent.state import AgentState
+from gns3_copilot_desktop.core.agent.title import generate_title
+from gns3_copilot_desktop.core.agent.transcript import to_transcript
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.sessions.store import SessionStore
+
+log = logging.getLogger(__name__)
+
+Graph = CompiledStateGraph[AgentState, RunContext, AgentState, AgentState]
+GraphInput = AgentState | Command[Any]
+
+INTERNAL_ERROR = "Something went wrong in the copilot; the details are in the log file."
+CANCELLED_TEXT = "Cancelled by the user before it finished."
+_END = object()
+
+
+@dataclass
+class _Tally:
+    """What a turn adds to the session's stats."""
+
+    messages: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    recorded: list[AnyMessage] = field(default_factory=list)
+
+
+class Turn:
+    """One run of the graph for one session (built and driven by `AgentService`)."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        store: SessionStore,
+        session_id: str,
+        context: RunContext,
+        *,
+        title_from: str | None = None,
+    ) -> None:
+        self._graph = graph
+        self._store = store
+        self._sid = session_id
+        self._ctx = context
+        self._config: RunnableConfig = {
+            "configurable": {"thread_id": session_id},
+            "recursion_limit": context.limits.max_steps,
+        }
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._tally = _Tally()
+        self._partial: list[str] = []
+        self._partial_id: str | None = None
+        self._errored = False
+        self._error_chunk: ChatChunk | None = None
+        self._approvals: list[ApprovalRequest] = []
+        self._started = time.monotonic()
+        self._title_task: asyncio.Task[str] | None = None
+        if title_from is not None:
+            # Created here, outside the graph's run, so its tokens never enter the chat stream.
+            self._title_task = asyncio.create_task(
+                generate_title(context.model, title_from, context.limits.title_timeout_s)
+            )
+
+    @property
+    def config(self) -> RunnableConfig:
+        """The run's config: the thread id and limits only, nothing secret."""
+        return self._config
+
+    async def record(self, messages: list[AnyMessage]) -> None:
+        """Append messages to the transcript and count them."""
+        if not messages:
+            return
+        await self._store.append_messages(self._sid, [to_transcript(m) for m in messages])
+        self._tally.recorded.extend(messages)
+        self._tally.messages += len(messages)
+
+    async def stream(
+        self, prepare: Callable[[Turn], Awaitable[GraphInput]]
+    ) -> AsyncIterator[ChatChunk]:
+        """Run the turn; the stream ends with one ``done`` (after at most one ``error``)."""
+        finished = False
+        producer: asyncio.Task[None] | None = None
+        try:
+            try:
+                graph_input = await prepare(self)
+            except CopilotError as exc:
+                yield self._chunk(
+                    ChatChunk(type="error", error=exc.user_message, error_kind="store")
+                )
+                yield self._chunk(ChatChunk(type="done"))
+                finished = True
+                return
+            producer = asyncio.create_task(self._produce(graph_input))
+            async for chunk in self._drain():
+                yield self._chunk(chunk)
+            await producer
+            async for chunk in self._finish():
+                yield self._chunk(chunk)
+            finished = True
+        finally:
+            if not finished:
+                await _shielded(self._abandon(producer))
+
+    # --- producing --------------------------------------------------------------------------
+
+    async def _produce(self, graph_input: GraphInput) -> None:
+        try:
+            async for mode, payload in self._graph.astream(
+                graph_input,
+                self._config,
+                context=self._ctx,
+                stream_mode=["messages", "updates", "custom"],
+            ):
+                await self._on_event(mode, payload)
+        except CopilotError as exc:
+            log.warning("turn failed: %s", exc.user_message)
+            self._put_error(exc.user_message, "copilot")
+        except Exception:
+            log.exception("turn failed unexpectedly")
+            self._put_error(INTERNAL_ERROR, "internal")
+        finally:
+            self._queue.put_nowait(_END)
+
+    async def _on_event(self, mode: str, payload: Any) -> None:
+        if mode == "messages":
+            piece, meta = payload
+            if isinstance(piece, AIMessageChunk) and meta.get("langgraph_node") == "llm_call":
+                text = piece.text
+                if text:
+                    self._partial.append(text)
+                    self._partial_id = self._partial_id or piece.id
+                    self._queue.put_nowait(
+                        ChatChunk(type="content", content=text, message_id=piece.id)
+                    )
+        elif mode == "custom" and isinstance(payload, ChatChunk):
+            self._on_graph_chunk(payload)
+        elif mode == "updates" and isinstance(payload, dict):
+            for node, update in payload.items():
+                if node == "__interrupt__":
+                    self._on_interrupt(update)
+                elif isinstance(update, dict) and update.get("messages"):
+                    if node == "llm_call":
+                        self._partial, self._partial_id = [], None
+                    await self.record(list(update["messages"]))
+
+    def _on_graph_chunk(self, chunk: ChatChunk) -> None:
+        if chunk.type == "usage" and chunk.usage is not None:
+            self._tally.input_tokens += chunk.usage.input_tokens
+            self._tally.output_tokens += chunk.usage.output_tokens
+        if chunk.type == "error":
+            if self._errored:
+                return
+            self._errored = True
+        self._queue.put_nowait(chunk)
+
+    def _on_interrupt(self, interrupts: Any) -> None:
+        for item in interrupts or ():
+            value = getattr(item, "value", None)
+            if isinstance(value, dict):
+                self._approvals += [
+                    ApprovalRequest.model_validate(a) for a in value.get("approvals", [])
+                ]
+        if self._approvals:
+            self._queue.put_nowait(ChatChunk(type="approval_request", approvals=self._approvals))
+
+    def _put_error(self, text: str, kind: str) -> None:
+        if not self._errored:
+            self._errored = True
+            self._queue.put_nowait(ChatChunk(type="error", error=text, error_kind=kind))
+
+    # --- draining, with heartbeats -----------------------------------------------------------
+
+    async def _drain(self) -> AsyncIterator[ChatChunk]:
+        interval = self._ctx.limits.heartbeat_interval_s
+        loop = asyncio.get_running_loop()
+        last_sent = loop.time()
+        while True:
+            if interval > 0:
+                wait = max(0.0, last_sent + interval - loop.time())
+                try:
+                    async with asyncio.timeout(wait):
+                        item = await self._queue.get()
+                except TimeoutError:
+                    last_sent = loop.time()
+                    yield ChatChunk(type="heartbeat", elapsed_s=round(self._elapsed(), 3))
+                    continue
+            else:
+                item = await self._queue.get()
+            if item is _END:
+                return
+            assert isinstance(item, ChatChunk)
+            if item.type == "error":
+                # Held back: the protocol puts the one error right before ``done``.
+                self._error_chunk = self._error_chunk or item
+                continue
+            last_sent = loop.time()
+            yield item
+
+    # --- ending ---------------------------------------------------------------------------------
+
+    async def _finish(self) -> AsyncIterator[ChatChunk]:
+        title = await self._title()
+        if title:
+            yield ChatChunk(type="title", title=title)
+        await self._close_books(title)
+        if self._error_chunk is not None:
+            yield self._error_chunk
+        yield ChatChunk(type="done", elapsed_s=round(self._elapsed(), 3))
+
+    async def _title(self) -> str | None:
+        if self._title_task is None:
+            return None
+        try:
+            return await self._title_task
+        except asyncio.CancelledError:
+            if self._title_task.cancelled():
+                return None
+            raise
+
+    async def _close_books(self, title: str | None = None) -> None:
+        """Stats, pending approvals and checkpoint pruning: bounded work, once per turn."""
+        try:
+            await self._store.update_stats(
+                self._sid,
+                messages_delta=self._tally.messages,
+                input_tokens_delta=self._tally.input_tokens,
+                output_tokens_delta=self._tally.output_tokens,
+                title=title,
+            )
+            await self._store.set_pending_approvals(self._sid, self._approvals)
+            await self._store.prune_checkpoints(self._sid)
+        except CopilotError as exc:
+            log.warning("could not update the session after a turn: %s", exc.user_message)
+
+    async def _abandon(self, producer: asyncio.Task[None] | None) -> None:
+        """The caller left mid-turn: stop everything and leave the session consistent."""
+        if self._title_task is not None:
+            self._title_task.cancel()
+        if producer is not None and not producer.done():
+            producer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await producer
+        try:
+            await self._repair_after_cancel()
+        except CopilotError as exc:
+            log.warning("could not save the cancelled turn: %s", exc.user_message)
+        await self._close_books()
+
+    async def _repair_after_cancel(self) -> None:
+        snapshot = await self._graph.aget_state(self._config)
+        in_state = list(snapshot.values.get("messages") or [])
+        fixes: list[AnyMessage] = []
+        if self._partial:
+            fixes.append(
+                AIMessage(
+                    content="".join(self._partial),
+                    id=self._partial_id or f"ai-{uuid.uuid4()}",
+                    response_metadata={"incomplete": "cancelled"},
+                )
+            )
+        answers = {
+            call_id: cancelled_tool_message(call_id, name)
+            for call_id, name in dangling_tool_calls([*in_state, *self._tally.recorded])
+        }
+        state_fixes = [answers[c] for c, _ in dangling_tool_calls(in_state) if c in answers]
+        if fixes or state_fixes:
+            await self._graph.aupdate_state(
+                self._config,
+                {"messages": [*state_fixes, *fixes]},
+                as_node="tools" if state_fixes else "llm_call",
+            )
+        transcript_fixes = [
+            answers[c] for c, _ in dangling_tool_calls(self._tally.recorded) if c in answers
+        ]
+        await self.record([*transcript_fixes, *fixes])
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _chunk(self, chunk: ChatChunk) -> ChatChunk:
+        chunk.session_id = self._sid
+        return chunk
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._started
+
+
+def cancelled_tool_message(call_id: str, name: str, text: str = CANCELLED_TEXT) -> ToolMessage:
+    """The answer given to a tool call that never finished."""
+    return ToolMessage(
+        content=text,
+        tool_call_id=call_id,
+        name=name,
+        id=f"tool-{uuid.uuid4()}",
+        status="error",
+        response_metadata={"status": "cancelled"},
+    )
+
+
+async def _shielded(work: Awaitable[None]) -> None:
+    """Run cleanup to the end even if the caller is cancelled again meanwhile."""
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait({task})
+        raise
