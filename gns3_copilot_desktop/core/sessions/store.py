@@ -63,15 +63,22 @@ _TITLE_SEARCH_SQL = """
 SELECT s.thread_id, s.title FROM copilot_title_fts f JOIN copilot_sessions s ON s.id = f.rowid
 WHERE copilot_title_fts MATCH ? ORDER BY f.rank LIMIT ?
 """
-# The inner query lets FTS5 rank and cut first, so snippets are built only for the kept rows.
-_MESSAGE_SEARCH_SQL = """
-SELECT t.thread_id, s.title, m.snip, t.message_id, t.seq, t.role FROM (
-    SELECT rowid AS rid, rank AS r, snippet(copilot_transcript_fts, 0, ?, ?, '…', 12) AS snip
-    FROM copilot_transcript_fts WHERE copilot_transcript_fts MATCH ? ORDER BY rank LIMIT ?
+# The best-ranked message of each session first (no snippets: those cost), then snippets for
+# the few messages kept.
+_BEST_MESSAGE_SQL = """
+SELECT t.thread_id, m.rid, min(m.r) AS best FROM (
+    SELECT rowid AS rid, rank AS r FROM copilot_transcript_fts WHERE copilot_transcript_fts MATCH ?
+) AS m
+JOIN copilot_transcript t ON t.id = m.rid
+GROUP BY t.thread_id ORDER BY best LIMIT ?
+"""
+_SNIPPET_SQL = """
+SELECT m.rid, t.thread_id, s.title, m.snip, t.message_id, t.seq, t.role FROM (
+    SELECT rowid AS rid, snippet(copilot_transcript_fts, 0, ?, ?, '…', 12) AS snip
+    FROM copilot_transcript_fts WHERE copilot_transcript_fts MATCH ? AND rowid IN ({marks})
 ) AS m
 JOIN copilot_transcript t ON t.id = m.rid
 JOIN copilot_sessions s ON s.thread_id = t.thread_id
-ORDER BY m.r
 """
 
 
@@ -359,11 +366,22 @@ class SessionStore:
         if match is None or limit <= 0:
             return []
         with _db_errors("search the conversations"):
-            title_rows = await self._conn.execute_fetchall(_TITLE_SEARCH_SQL, (match, limit))
-            message_rows = await self._conn.execute_fetchall(
-                _MESSAGE_SEARCH_SQL, (HIGHLIGHT_START, HIGHLIGHT_END, match, limit * 4)
-            )
+            title_rows = list(await self._conn.execute_fetchall(_TITLE_SEARCH_SQL, (match, limit)))
+            message_rows = await self._best_messages(match, limit + len(title_rows))
         return _merge_hits(title_rows, message_rows, limit)
+
+    async def _best_messages(self, match: str, limit: int) -> list[Sequence[Any]]:
+        """Per session, its best-ranked matching message (with a snippet), best sessions first."""
+        best = await self._conn.execute_fetchall(_BEST_MESSAGE_SQL, (match, limit))
+        order = [row[1] for row in best]
+        if not order:
+            return []
+        rows = await self._conn.execute_fetchall(
+            _SNIPPET_SQL.format(marks=", ".join("?" * len(order))),
+            (HIGHLIGHT_START, HIGHLIGHT_END, match, *order),
+        )
+        by_rowid = {row[0]: row[1:] for row in rows}
+        return [by_rowid[rid] for rid in order if rid in by_rowid]
 
     # --- checkpoints -------------------------------------------------------------------------
 

@@ -159,6 +159,23 @@ async def test_search_gives_one_hit_per_session(store: SessionStore) -> None:
     assert len(hits) == 1 and hits[0].role == "tool"
 
 
+async def test_search_finds_every_session_even_when_one_has_many_matches(
+    store: SessionStore,
+) -> None:
+    chatty = await store.create_session()
+    await store.append_messages(
+        chatty.id, [TranscriptMessage(role="user", content="vlan vlan vlan") for _ in range(30)]
+    )
+    quiet = [await store.create_session() for _ in range(3)]
+    for info in quiet:
+        await store.append_messages(
+            info.id, [TranscriptMessage(role="user", content="one vlan among many other words")]
+        )
+    hits = await store.search("vlan", limit=4)
+    assert hits[0].session_id == chatty.id
+    assert {h.session_id for h in hits} == {chatty.id, *(q.id for q in quiet)}
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', '"unbalanced', "*", "-", "a OR", "NOT", "AND b", "NEAR(", "col:x", "(", "^", "'", "\\"],
