@@ -452,3 +452,16 @@ def test_stop_ends_a_stream_left_stalled() -> None:
 def _invoke_ignoring_errors(server: ScriptedOpenAIServer) -> None:
     with contextlib.suppress(Exception):
         server.chat_model().invoke([HumanMessage("hi")])
+
+
+@pytest.mark.asyncio
+async def test_stall_with_a_timeout_goes_on_by_itself(
+    scripted_openai: ScriptedOpenAIServer,
+) -> None:
+    scripted_openai.push(ScriptedTurn.stalled("late but whole", timeout_s=0.2))
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    merged, _ = await collect(scripted_openai.chat_model(), [HumanMessage("hi")])
+    assert merged.content == "late but whole"
+    assert merged.response_metadata["finish_reason"] == "stop"
+    assert loop.time() - started >= 0.19

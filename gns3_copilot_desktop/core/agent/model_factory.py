@@ -138,15 +138,12 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
     if not key:
         raise ModelConfigError(_missing_key_text(config))
     kwargs: dict[str, Any] = {**common, "api_key": key, "timeout": config.timeout_s}
+    kwargs["stream_usage"] = True  # usage arrives in the last chunk of every stream
     if config.max_tokens is not None:
         kwargs["max_tokens"] = config.max_tokens
-    if provider == "deepseek":
-        if base_url:
-            kwargs["api_base"] = base_url
-    else:
-        kwargs["stream_usage"] = True  # usage arrives in the last chunk of every stream
-        if base_url:
-            kwargs["base_url"] = base_url
+    if base_url:
+        # ChatDeepSeek (a ChatOpenAI subclass) names its base URL field ``api_base``
+        kwargs["api_base" if provider == "deepseek" else "base_url"] = base_url
     return _init(config.model, provider, kwargs)
 
 
