@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -323,7 +324,28 @@ def validate_chat_body(body: Any) -> ScriptedError | None:
         if role not in VALID_ROLES:
             text = f"Invalid value: {role!r}. Supported values are: {', '.join(VALID_ROLES)}."
             return ScriptedError(400, text, code="invalid_value", param=f"messages[{i}].role")
-    return _validate_tool_sequence(messages)
+    return _validate_tools(body.get("tools")) or _validate_tool_sequence(messages)
+
+
+def _validate_tools(tools: Any) -> ScriptedError | None:
+    """OpenAI's checks on ``tools``: a list of functions with names matching its pattern."""
+    if tools is None:
+        return None
+    if not isinstance(tools, list) or not tools:
+        return ScriptedError(400, f"{tools!r} is too short - 'tools'", param="tools")
+    for i, tool in enumerate(tools):
+        function = tool.get("function") if isinstance(tool, dict) else None
+        name = function.get("name") if isinstance(function, dict) else None
+        if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+            text = (
+                f"Invalid 'tools[{i}].function.name': string does not match pattern. "
+                "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'."
+            )
+            return ScriptedError(400, text, code="invalid_value", param=f"tools[{i}].function.name")
+    return None
+
+
+_TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 
 
 def _validate_tool_sequence(messages: list[dict[str, Any]]) -> ScriptedError | None:

@@ -465,3 +465,13 @@ async def test_stall_with_a_timeout_goes_on_by_itself(
     assert merged.content == "late but whole"
     assert merged.response_metadata["finish_reason"] == "stop"
     assert loop.time() - started >= 0.19
+
+
+@pytest.mark.asyncio
+async def test_tool_names_are_checked_like_openai(scripted_openai: ScriptedOpenAIServer) -> None:
+    scripted_openai.default_turn = ScriptedTurn.text("ok")
+    bad = scripted_openai.chat_model().bind_tools([_tool_schema("gns3.list_nodes")])
+    with pytest.raises(openai.BadRequestError, match="does not match pattern"):
+        await bad.ainvoke([HumanMessage("hi")])
+    good = scripted_openai.chat_model().bind_tools([_tool_schema("gns3_list-nodes")])
+    assert (await good.ainvoke([HumanMessage("hi")])).content == "ok"
