@@ -26,7 +26,7 @@ from gns3_copilot_desktop.core.errors import CopilotError
 
 @dataclass(frozen=True)
 class DeviceJob:
-    """What to do on one device: show commands, then configuration lines (either may be empty)."""
+    """What to do on one device: configuration lines, then commands (either may be empty)."""
 
     target: ConsoleTarget
     commands: tuple[str, ...] = ()
@@ -78,15 +78,16 @@ async def run_on_devices(
 async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
     name = job.target.name
     results: list[CommandResult] = []
+    config: ConfigResult | None = None
     try:
         async with console:
+            config = await console.push_config(job.config_lines) if job.config_lines else None
             if job.commands:
                 results = await console.run_commands(job.commands)
-            config = await console.push_config(job.config_lines) if job.config_lines else None
     except CommandRefusedError as exc:
-        return DeviceOutcome(name, results, error=exc.user_message, refused=exc.refused)
+        return DeviceOutcome(name, results, config, exc.user_message, exc.refused)
     except DeviceTimeoutError as exc:
-        return DeviceOutcome(name, results or exc.completed, error=exc.user_message)
+        return DeviceOutcome(name, results or exc.completed, config, exc.user_message)
     except CopilotError as exc:
-        return DeviceOutcome(name, results, error=exc.user_message)
+        return DeviceOutcome(name, results, config, exc.user_message)
     return DeviceOutcome(name, results, config)

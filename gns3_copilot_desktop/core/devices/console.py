@@ -346,7 +346,7 @@ class DeviceConsole:
             results = await self._config_session(lines, command_timeout)
         prompts = [self._prompt_before, *(res.prompt for res in results)]
         joined = "\n".join(
-            f"{before} {res.command}\n{res.output}".rstrip()
+            f"{before.rstrip()} {res.command}\n{res.output}".rstrip()
             for before, res in zip(prompts, results, strict=False)
         )
         rejected = [r for r in (self._rejection(res) for res in results) if r is not None]
