@@ -35,6 +35,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
+from gns3_copilot_desktop.core.errors import Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
 
 SERVER_VERSION = "3.0.6"
@@ -306,7 +307,7 @@ async def gns3_project(gns3_client: Gns3Client) -> AsyncIterator[Project]:
     try:
         yield project
     finally:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Gns3NotFoundError):  # the test may have deleted it itself
             await gns3_client.delete_project(project.project_id)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -345,17 +345,25 @@ class Gns3Client:
     def project_notifications(
         self, project_id: str, *, backoff: notifications.Backoff | None = None
     ) -> AsyncIterator[Notification]:
-        """Events of one project, reconnecting with backoff (see :mod:`.notifications`)."""
-        return self._notifications(f"/v3/projects/{project_id}/notifications/ws", backoff)
+        """Events of one project, reconnecting with backoff (see :mod:`.notifications`).
+
+        Raises :class:`Gns3NotFoundError` when the project does not exist (any more).
+        """
+        path = f"/v3/projects/{project_id}/notifications/ws"
+        return self._notifications(path, backoff, check=lambda: self.get_project(project_id))
 
     def controller_notifications(
         self, *, backoff: notifications.Backoff | None = None
     ) -> AsyncIterator[Notification]:
         """Controller-wide events (computes, projects), reconnecting with backoff."""
-        return self._notifications("/v3/notifications/ws", backoff)
+        return self._notifications("/v3/notifications/ws", backoff, check=self.current_user)
 
     def _notifications(
-        self, path: str, backoff: notifications.Backoff | None
+        self,
+        path: str,
+        backoff: notifications.Backoff | None,
+        *,
+        check: Callable[[], Awaitable[object]],
     ) -> AsyncIterator[Notification]:
         return notifications.stream_notifications(
             notifications.WsTarget(
@@ -364,6 +372,7 @@ class Gns3Client:
                 token=lambda: self.token,
                 ssl_context=self._ssl_context if self.base_url.startswith("https") else None,
                 open_timeout=self.timeout,
+                check=check,
             ),
             backoff or notifications.Backoff(),
         )

@@ -18,7 +18,7 @@ import logging
 import random
 import re
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -77,7 +77,9 @@ class Backoff:
 class WsTarget:
     """Where to connect: ``server`` is ``http(s)://host:port``, ``path`` starts with ``/v3``.
 
-    ``token`` is read at each (re)connection, so a re-login is picked up.
+    ``token`` is read at each (re)connection, so a re-login is picked up. ``check`` is awaited
+    when a connection delivered nothing; it raises the error that explains why (see
+    :func:`_run_check`).
     """
 
     server: str
@@ -85,6 +87,7 @@ class WsTarget:
     token: Callable[[], str | None]
     ssl_context: ssl.SSLContext | None = None
     open_timeout: float = 15.0
+    check: Callable[[], Awaitable[object]] | None = None
 
     def url(self, token: str) -> str:
         """The websocket URL, token included: never log it."""
@@ -99,17 +102,16 @@ class WsTarget:
 
 
 async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncIterator[Notification]:
-    """Yield the events of one notification websocket, reconnecting after drops."""
+    """Yield the events of one notification websocket, reconnecting after drops.
+
+    ``failures`` counts attempts in a row that delivered nothing (refused, or dropped before the
+    first message); a subscription that delivered something resets it.
+    """
     failures = 0
     while True:
-        token = target.token()
-        if not token:
-            raise Gns3AuthError(
-                f"Not logged in to {target.server}: notifications need a token.",
-                server=target.server,
-            )
-        if token_expired(token):
-            raise _auth_closed(target, "the token's lifetime is over")
+        token = _usable_token(target)
+        delivered = False
+        cause: BaseException | None = None
         try:
             async with connect(
                 target.url(token),
@@ -119,28 +121,53 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
                 logger=_ws_log,
             ) as ws:
                 _log.info("notifications: connected to %s", target.label)
-                failures = 0
                 async for notification in _receive(ws, target):
+                    if not delivered:
+                        delivered, failures = True, 0
                     yield notification
-            _log.warning("notifications: %s closed by the server", target.label)
         except InvalidStatus as exc:
             raise _handshake_error(target, exc.response.status_code) from exc
         except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
-            failures += 1
-            if failures >= backoff.max_failures:
-                raise Gns3ConnectionError(
-                    f"Lost the notifications of {target.server} and could not reconnect after "
-                    f"{failures} attempts ({_describe(exc)}).",
-                    server=target.server,
-                ) from exc
-            _log.warning(
-                "notifications: %s dropped (%s); retry %d", target.label, _describe(exc), failures
-            )
-            await asyncio.sleep(backoff.delay(failures))
-            continue
-        # A clean close by the server (e.g. restart): retry promptly, still bounded by backoff.
+            cause = exc
+        reason = _describe(cause) if cause is not None else "closed by the server"
         failures += 1
+        if not delivered:
+            await _run_check(target)
+        if failures >= backoff.max_failures:
+            raise Gns3ConnectionError(
+                f"Lost the notifications of {target.server} and could not reconnect after "
+                f"{failures} attempts ({reason}).",
+                server=target.server,
+            ) from cause
+        _log.warning("notifications: %s dropped (%s); retry %d", target.label, reason, failures)
         await asyncio.sleep(backoff.delay(failures))
+
+
+def _usable_token(target: WsTarget) -> str:
+    token = target.token()
+    if not token:
+        raise Gns3AuthError(
+            f"Not logged in to {target.server}: notifications need a token.",
+            server=target.server,
+        )
+    if token_expired(token):
+        raise _auth_closed(target, "the token's lifetime is over")
+    return token
+
+
+async def _run_check(target: WsTarget) -> None:
+    """Ask the REST API why a stream delivered nothing (e.g. the project was deleted).
+
+    The server accepts the websocket before it looks the project up, so a missing project shows
+    only as a dropped connection. The check raises the real error (not found, auth); an
+    unreachable server is left to the retry loop.
+    """
+    if target.check is None:
+        return
+    try:
+        await target.check()
+    except Gns3ConnectionError:
+        return
 
 
 async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncIterator[Notification]:

@@ -10,12 +10,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from gns3_copilot_desktop.core.errors import Gns3AuthError, Gns3ConnectionError
+from gns3_copilot_desktop.core.errors import Gns3AuthError, Gns3ConnectionError, Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3 import Backoff, Gns3Client, Notification, Project
+from gns3_copilot_desktop.core.gns3.notifications import WsTarget, stream_notifications
 from tests.helpers.gns3_server import DroppingProxy, Gns3Server, craft_hs256_token, free_port
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio]
 
+MISSING_ID = "00000000-0000-4000-8000-000000000000"
 FAST = Backoff(initial=0.05, maximum=0.2, max_failures=5)
 
 
@@ -135,3 +137,29 @@ async def test_gives_up_after_bounded_failures(gns3_token: str) -> None:
                     pass
     assert url in info.value.user_message
     assert "3 attempts" in info.value.user_message
+
+
+async def test_missing_project_raises_not_found(gns3_client: Gns3Client) -> None:
+    stream = gns3_client.project_notifications(MISSING_ID, backoff=FAST)
+    with pytest.raises(Gns3NotFoundError) as info:
+        async with asyncio.timeout(10):
+            async for _ in stream:
+                pass
+    assert MISSING_ID in info.value.user_message
+
+
+async def test_connections_dropped_before_any_event_count_as_failures(
+    gns3_server: Gns3Server, gns3_token: str
+) -> None:
+    # The server accepts the websocket of a missing project, then drops it without a message.
+    # Without a check to explain it, that must still end after max_failures, not loop forever.
+    target = WsTarget(
+        server=gns3_server.base_url,
+        path=f"/v3/projects/{MISSING_ID}/notifications/ws",
+        token=lambda: gns3_token,
+    )
+    backoff = Backoff(initial=0.01, maximum=0.02, max_failures=3)
+    with pytest.raises(Gns3ConnectionError, match="after 3 attempts"):
+        async with asyncio.timeout(10):
+            async for _ in stream_notifications(target, backoff):
+                pass
