@@ -10,7 +10,7 @@ import pytest
 from gns3_copilot_desktop.core.errors import SessionStoreError
 from gns3_copilot_desktop.core.sessions import SessionStore, TranscriptMessage
 
-from .conftest import build_turn_graph, count_rows, run_turn, turn_messages
+from .support import build_turn_graph, count_rows, run_turn, turn_messages
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,7 +9,7 @@ import pytest
 
 from gns3_copilot_desktop.core.sessions import SessionStore
 
-from .conftest import build_turn_graph, count_rows, db_files, run_turn, turn_messages
+from .support import build_turn_graph, count_rows, db_files, run_turn, turn_messages
 
 pytestmark = pytest.mark.asyncio
 

@@ -10,7 +10,7 @@ from langgraph.types import Command
 
 from gns3_copilot_desktop.core.sessions import SessionStore
 
-from .conftest import build_turn_graph, count_rows, run_turn
+from .support import build_turn_graph, count_rows, run_turn
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,7 +9,7 @@ import pytest
 
 from gns3_copilot_desktop.core.sessions import SessionStore
 
-from .conftest import turn_messages
+from .support import turn_messages
 
 pytestmark = pytest.mark.asyncio
 

@@ -19,7 +19,7 @@ from gns3_copilot_desktop.core.sessions import (
 )
 from gns3_copilot_desktop.core.sessions.schema import SCHEMA_VERSION
 
-from .conftest import turn_messages
+from .support import turn_messages
 
 pytestmark = pytest.mark.asyncio
 
