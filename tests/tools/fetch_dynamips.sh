@@ -29,10 +29,11 @@ system_sources=/etc/apt/sources.list.d/debian.sources
 apt_dir="$dest/apt"
 rm -rf "$apt_dir" "$dest/root"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs" "$dest/root"
-sed -E 's/^Components:[[:space:]]*main[[:space:]]*$/Components: main non-free/' \
+# "Components: main" -> "Components: main non-free" (any other list just gains non-free).
+sed -E '/^Components:/{/[[:space:]]non-free([[:space:]]|$)/!s/[[:space:]]*$/ non-free/}' \
     "$system_sources" >"$apt_dir/debian.sources"
-grep -q '^Components: main non-free$' "$apt_dir/debian.sources" \
-    || die "no 'Components: main' line in $system_sources to widen to non-free"
+grep -Eq '^Components:.*[[:space:]]non-free([[:space:]]|$)' "$apt_dir/debian.sources" \
+    || die "no 'Components:' line in $system_sources to widen to non-free"
 
 apt_opts=(
     -o "Dir::Etc::sourcelist=$apt_dir/debian.sources"
