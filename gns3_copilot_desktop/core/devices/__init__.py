@@ -5,6 +5,7 @@
 - `policy`: the built-in list of destructive commands that are refused before sending.
 - `output`: head-and-tail truncation of long output.
 - `batch`: `run_on_devices`, several devices at once, one failure never failing the rest.
+- `targets`: `target_for_node`, a GNS3 node's telnet console as a `ConsoleTarget`.
 - `terminal`, `transcript`: screen-text cleanup and the redacted debug transcript.
 """
 
@@ -29,6 +30,7 @@ from gns3_copilot_desktop.core.devices.policy import (
     check_commands,
 )
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind, Prompt, PromptMode, match_prompt
+from gns3_copilot_desktop.core.devices.targets import kind_for_node_type, target_for_node
 
 __all__ = [
     "CommandRefusedError",
@@ -49,7 +51,9 @@ __all__ = [
     "RejectedLine",
     "check_command",
     "check_commands",
+    "kind_for_node_type",
     "match_prompt",
     "run_on_devices",
+    "target_for_node",
     "truncate_output",
 ]
