@@ -8,12 +8,14 @@ with a sentence a person can act on. The JWT is sent as a bearer header and neve
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -114,7 +116,7 @@ class Gns3Client:
 
     async def get_project(self, project_id: str) -> Project:
         """One project."""
-        return await self._get_model(Project, f"/projects/{project_id}")
+        return await self._get_model(Project, f"/projects/{_q(project_id)}")
 
     async def create_project(
         self, name: str, *, auto_close: bool = False, **fields: Any
@@ -125,36 +127,36 @@ class Gns3Client:
 
     async def open_project(self, project_id: str) -> Project:
         """Open a closed project."""
-        data = await self._request("POST", f"/projects/{project_id}/open", json=_EMPTY_BODY)
+        data = await self._request("POST", f"/projects/{_q(project_id)}/open", json=_EMPTY_BODY)
         return _parse(Project, data, self.base_url)
 
     async def close_project(self, project_id: str) -> None:
         """Close a project (its nodes stop)."""
-        await self._request("POST", f"/projects/{project_id}/close", json=_EMPTY_BODY)
+        await self._request("POST", f"/projects/{_q(project_id)}/close", json=_EMPTY_BODY)
 
     async def delete_project(self, project_id: str) -> None:
         """Delete a project and its files."""
-        await self._request("DELETE", f"/projects/{project_id}")
+        await self._request("DELETE", f"/projects/{_q(project_id)}")
 
     async def update_project(self, project_id: str, **fields: Any) -> Project:
         """Change project fields (name, auto_close, scene size...)."""
-        data = await self._request("PUT", f"/projects/{project_id}", json=fields)
+        data = await self._request("PUT", f"/projects/{_q(project_id)}", json=fields)
         return _parse(Project, data, self.base_url)
 
     async def project_stats(self, project_id: str) -> ProjectStats:
         """Counts of nodes, links, drawings and snapshots."""
-        return await self._get_model(ProjectStats, f"/projects/{project_id}/stats")
+        return await self._get_model(ProjectStats, f"/projects/{_q(project_id)}/stats")
 
     # --- nodes -------------------------------------------------------------------------------
 
     async def list_nodes(self, project_id: str) -> list[Node]:
         """Every node of a project."""
-        data = await self._request("GET", f"/projects/{project_id}/nodes")
+        data = await self._request("GET", f"/projects/{_q(project_id)}/nodes")
         return _parse(list[Node], data, self.base_url)
 
     async def get_node(self, project_id: str, node_id: str) -> Node:
         """One node."""
-        return await self._get_model(Node, f"/projects/{project_id}/nodes/{node_id}")
+        return await self._get_model(Node, f"/projects/{_q(project_id)}/nodes/{_q(node_id)}")
 
     async def create_node(
         self,
@@ -170,7 +172,7 @@ class Gns3Client:
         """Create a node by type; ``props`` are further node fields (e.g. ``properties={...}``)."""
         body = {"name": name, "node_type": node_type, "compute_id": compute_id, "x": x, "y": y}
         body.update(props)
-        data = await self._request("POST", f"/projects/{project_id}/nodes", json=body)
+        data = await self._request("POST", f"/projects/{_q(project_id)}/nodes", json=body)
         return _parse(Node, data, self.base_url)
 
     async def create_node_from_template(
@@ -180,17 +182,17 @@ class Gns3Client:
         body: dict[str, Any] = {"x": x, "y": y, "compute_id": "local"}
         if name is not None:
             body["name"] = name
-        path = f"/projects/{project_id}/templates/{template_id}"
+        path = f"/projects/{_q(project_id)}/templates/{_q(template_id)}"
         return _parse(Node, await self._request("POST", path, json=body), self.base_url)
 
     async def update_node(self, project_id: str, node_id: str, **fields: Any) -> Node:
         """Change node fields (name, x, y, properties...)."""
-        path = f"/projects/{project_id}/nodes/{node_id}"
+        path = f"/projects/{_q(project_id)}/nodes/{_q(node_id)}"
         return _parse(Node, await self._request("PUT", path, json=fields), self.base_url)
 
     async def delete_node(self, project_id: str, node_id: str) -> None:
         """Delete a node (and its links)."""
-        await self._request("DELETE", f"/projects/{project_id}/nodes/{node_id}")
+        await self._request("DELETE", f"/projects/{_q(project_id)}/nodes/{_q(node_id)}")
 
     async def start_node(self, project_id: str, node_id: str) -> None:
         """Start one node."""
@@ -226,29 +228,31 @@ class Gns3Client:
 
     async def node_links(self, project_id: str, node_id: str) -> list[Link]:
         """The links attached to one node."""
-        data = await self._request("GET", f"/projects/{project_id}/nodes/{node_id}/links")
+        data = await self._request("GET", f"/projects/{_q(project_id)}/nodes/{_q(node_id)}/links")
         return _parse(list[Link], data, self.base_url)
 
     # --- links -------------------------------------------------------------------------------
 
     async def list_links(self, project_id: str) -> list[Link]:
         """Every link of a project."""
-        data = await self._request("GET", f"/projects/{project_id}/links")
+        data = await self._request("GET", f"/projects/{_q(project_id)}/links")
         return _parse(list[Link], data, self.base_url)
 
     async def get_link(self, project_id: str, link_id: str) -> Link:
         """One link."""
-        return await self._get_model(Link, f"/projects/{project_id}/links/{link_id}")
+        return await self._get_model(Link, f"/projects/{_q(project_id)}/links/{_q(link_id)}")
 
     async def create_link(self, project_id: str, a: LinkEnd, b: LinkEnd) -> Link:
         """Link two node ports (409 :class:`Gns3ConflictError` when a port is in use)."""
         ends = [end.model_dump(exclude_none=True) for end in (a, b)]
-        data = await self._request("POST", f"/projects/{project_id}/links", json={"nodes": ends})
+        data = await self._request(
+            "POST", f"/projects/{_q(project_id)}/links", json={"nodes": ends}
+        )
         return _parse(Link, data, self.base_url)
 
     async def delete_link(self, project_id: str, link_id: str) -> None:
         """Delete a link."""
-        await self._request("DELETE", f"/projects/{project_id}/links/{link_id}")
+        await self._request("DELETE", f"/projects/{_q(project_id)}/links/{_q(link_id)}")
 
     async def start_capture(
         self,
@@ -262,12 +266,12 @@ class Gns3Client:
         body: dict[str, Any] = {"data_link_type": data_link_type}
         if capture_file_name is not None:
             body["capture_file_name"] = capture_file_name
-        path = f"/projects/{project_id}/links/{link_id}/capture/start"
+        path = f"/projects/{_q(project_id)}/links/{_q(link_id)}/capture/start"
         return _parse(Link, await self._request("POST", path, json=body), self.base_url)
 
     async def stop_capture(self, project_id: str, link_id: str) -> None:
         """Stop the packet capture of a link."""
-        path = f"/projects/{project_id}/links/{link_id}/capture/stop"
+        path = f"/projects/{_q(project_id)}/links/{_q(link_id)}/capture/stop"
         await self._request("POST", path, json=_EMPTY_BODY)
 
     async def download_capture(
@@ -283,7 +287,7 @@ class Gns3Client:
         link = await self.get_link(project_id, link_id)
         if not link.capturing:
             return await self._finished_capture(project_id, link)
-        path = f"/projects/{project_id}/links/{link_id}/capture/stream"
+        path = f"/projects/{_q(project_id)}/links/{_q(link_id)}/capture/stream"
         received = bytearray()
         try:
             async with asyncio.timeout(duration):
@@ -297,7 +301,9 @@ class Gns3Client:
             raise Gns3Error(
                 f"Link {link.link_id} has no packet capture to download.", server=self.base_url
             )
-        path = f"/projects/{project_id}/files/project-files/captures/{link.capture_file_name}"
+        path = (
+            f"/projects/{_q(project_id)}/files/project-files/captures/{_q(link.capture_file_name)}"
+        )
         received = bytearray()
         await self._stream_into(path, received, max_bytes=2**62)
         return bytes(received)
@@ -310,7 +316,7 @@ class Gns3Client:
 
     async def list_drawings(self, project_id: str) -> list[Drawing]:
         """Every drawing of a project."""
-        data = await self._request("GET", f"/projects/{project_id}/drawings")
+        data = await self._request("GET", f"/projects/{_q(project_id)}/drawings")
         return _parse(list[Drawing], data, self.base_url)
 
     async def create_drawing(
@@ -318,26 +324,28 @@ class Gns3Client:
     ) -> Drawing:
         """Add an SVG drawing to the canvas."""
         body = {"svg": svg, "x": x, "y": y, "z": z}
-        data = await self._request("POST", f"/projects/{project_id}/drawings", json=body)
+        data = await self._request("POST", f"/projects/{_q(project_id)}/drawings", json=body)
         return _parse(Drawing, data, self.base_url)
 
     async def delete_drawing(self, project_id: str, drawing_id: str) -> None:
         """Delete a drawing."""
-        await self._request("DELETE", f"/projects/{project_id}/drawings/{drawing_id}")
+        await self._request("DELETE", f"/projects/{_q(project_id)}/drawings/{_q(drawing_id)}")
 
     async def list_snapshots(self, project_id: str) -> list[Snapshot]:
         """Every snapshot of a project, oldest first."""
-        data = await self._request("GET", f"/projects/{project_id}/snapshots")
+        data = await self._request("GET", f"/projects/{_q(project_id)}/snapshots")
         return _parse(list[Snapshot], data, self.base_url)
 
     async def create_snapshot(self, project_id: str, name: str) -> Snapshot:
         """Save a snapshot of the project."""
-        data = await self._request("POST", f"/projects/{project_id}/snapshots", json={"name": name})
+        data = await self._request(
+            "POST", f"/projects/{_q(project_id)}/snapshots", json={"name": name}
+        )
         return _parse(Snapshot, data, self.base_url)
 
     async def restore_snapshot(self, project_id: str, snapshot_id: str) -> Project:
         """Restore a snapshot; returns the reloaded project."""
-        path = f"/projects/{project_id}/snapshots/{snapshot_id}/restore"
+        path = f"/projects/{_q(project_id)}/snapshots/{_q(snapshot_id)}/restore"
         return _parse(Project, await self._request("POST", path, json=_EMPTY_BODY), self.base_url)
 
     # --- notifications -----------------------------------------------------------------------
@@ -349,7 +357,7 @@ class Gns3Client:
 
         Raises :class:`Gns3NotFoundError` when the project does not exist (any more).
         """
-        path = f"/v3/projects/{project_id}/notifications/ws"
+        path = f"/v3/projects/{_q(project_id)}/notifications/ws"
         return self._notifications(path, backoff, check=lambda: self.get_project(project_id))
 
     def controller_notifications(
@@ -383,8 +391,10 @@ class Gns3Client:
         return _parse(model, await self._request("GET", path), self.base_url)
 
     async def _node_action(self, project_id: str, node_id: str | None, action: str) -> None:
-        target = f"/nodes/{node_id}" if node_id else "/nodes"
-        await self._request("POST", f"/projects/{project_id}{target}/{action}", json=_EMPTY_BODY)
+        target = f"/nodes/{_q(node_id)}" if node_id else "/nodes"
+        await self._request(
+            "POST", f"/projects/{_q(project_id)}{target}/{action}", json=_EMPTY_BODY
+        )
 
     def _headers(self, auth: bool) -> dict[str, str]:
         if not auth or not self.token:
@@ -438,6 +448,11 @@ class Gns3Client:
             raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
 
 
+def _q(path_segment: str) -> str:
+    """One URL path segment: ids come from models and tools, never let them add ``/`` or ``..``."""
+    return quote(path_segment, safe="")
+
+
 def normalize_base_url(base_url: str) -> str:
     """``http://host:3080/v3/`` -> ``http://host:3080`` (the client adds ``/v3`` itself)."""
     url = base_url.strip().rstrip("/")
@@ -466,12 +481,18 @@ def build_ssl_context(ca_cert: Path | None, *, server: str) -> ssl.SSLContext:
     return context
 
 
+@functools.cache
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    # Building a TypeAdapter is costly; list[Node] and friends are reused for every call.
+    return TypeAdapter(model)
+
+
 def _parse(model: type[_T] | Any, data: Any, server: str) -> _T:
     """Validate ``data`` as ``model`` (a model class or ``list[Model]``)."""
     try:
         if isinstance(model, type) and issubclass(model, BaseModel):
             return model.model_validate(data)  # type: ignore[return-value]
-        return TypeAdapter(model).validate_python(data)  # type: ignore[no-any-return]
+        return _adapter(model).validate_python(data)  # type: ignore[no-any-return]
     except ValidationError as exc:
         raise Gns3ProtocolError(
             f"{server} answered in a form this app does not understand "

@@ -71,6 +71,20 @@ async def test_power_actions_send_an_empty_json_body_and_the_bearer_token() -> N
     assert all(r.headers["Authorization"] == f"Bearer {token}" for r in seen)
 
 
+async def test_ids_cannot_escape_their_path_segment() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(204)
+
+    async with _client(handler, token=_valid_token()) as client:
+        await client.delete_node(PID, "../../../access/users/x")
+    assert seen[0].url.raw_path.decode() == (
+        f"/v3/projects/{PID}/nodes/..%2F..%2F..%2Faccess%2Fusers%2Fx"
+    )
+
+
 async def test_login_sends_no_token_and_decodes_expiry() -> None:
     token = craft_hs256_token("secret", "alice", 2_000_000_000)
     seen: list[httpx.Request] = []
