@@ -622,7 +622,7 @@ class ScriptedOpenAIServer:
             "base_url": self.base_url,
             "api_key": self.client_api_key,
             "max_retries": 0,
-            "timeout": 10,
+            "timeout": 30,  # generous: a loaded CI machine must not turn a stall into a timeout
             "stream_usage": True,
         }
         kwargs.update(overrides)
