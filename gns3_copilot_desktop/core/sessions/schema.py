@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS copilot_transcript (
     tool_call_id TEXT,
     tool_calls TEXT,
     metadata TEXT,
-    created_at REAL NOT NULL
+    created_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS copilot_transcript_thread_seq
     ON copilot_transcript (thread_id, seq);
