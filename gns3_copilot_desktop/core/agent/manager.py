@@ -26,8 +26,12 @@ PROJECT_GONE_ACTIONS = frozenset({"project.closed", "project.deleted"})
 class ProjectAgentManager:
     """Creates, reuses and closes the per-project agent services."""
 
-    def __init__(self, factory: ServiceFactory) -> None:
+    def __init__(
+        self, factory: ServiceFactory, *, on_closed: Callable[[str], None] | None = None
+    ) -> None:
+        """``on_closed(project_id)`` is called after a project's service was closed."""
         self._factory = factory
+        self._on_closed = on_closed
         self._services: dict[str, AgentService] = {}
         self._creating: dict[str, asyncio.Lock] = {}
         self._watcher: asyncio.Task[None] | None = None
@@ -64,6 +68,8 @@ class ProjectAgentManager:
             return False
         await service.close()
         log.info("closed the agent service of project %s", project_id)
+        if self._on_closed is not None:
+            self._on_closed(project_id)
         return True
 
     def watch(self, notifications: AsyncIterator[Notification]) -> asyncio.Task[None]:

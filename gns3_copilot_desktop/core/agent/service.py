@@ -60,11 +60,18 @@ class AgentService:
 
     @classmethod
     async def open(
-        cls, db_path: Path, *, project_id: str = "", tools: ToolRegistry | None = None
+        cls,
+        db_path: Path,
+        *,
+        project_id: str = "",
+        tools: ToolRegistry | None = None,
+        max_working_messages: int = MAX_WORKING_MESSAGES,
     ) -> AgentService:
         """Open the project's database and build the service on it."""
         store = await SessionStore.open(db_path)
-        return cls(store, project_id=project_id, tools=tools)
+        return cls(
+            store, project_id=project_id, tools=tools, max_working_messages=max_working_messages
+        )
 
     @property
     def store(self) -> SessionStore:

@@ -35,7 +35,10 @@ def clean_title(raw: str) -> str:
     """Strip quotes, a "Title:" prefix, Markdown marks and final punctuation."""
     line = next((ln.strip() for ln in raw.splitlines() if ln.strip()), "")
     line = re.sub(r"^(title|titre|titel|título|标题)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
-    line = line.strip().strip("\"'`*#«»“”「」 ").rstrip(".。!！?？:;")
+    previous = None
+    while previous != line:  # quotes and final punctuation can nest: "Title".
+        previous = line
+        line = line.strip().strip("\"'`*#«»“”「」 ").rstrip(".。!！?？:;")
     return _clip(line)
 
 
