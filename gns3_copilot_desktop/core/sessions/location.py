@@ -64,7 +64,11 @@ def _writable_dir(folder: Path) -> bool:
 def resolve_db_path(
     server_url: str, project_id: str, project_path: str | None, data_dir: Path
 ) -> Path:
-    """The session database of a project (see the module docstring for the rule)."""
+    """The session database of a project (see the module docstring for the rule).
+
+    Touches the file system (stat, mkdir, a probe file): from the event loop, call it with
+    ``asyncio.to_thread``.
+    """
     fallback = (
         data_dir / "projects" / server_key(server_url) / _safe_component(project_id) / DB_NAME
     )
