@@ -13,12 +13,13 @@ The URL with the token is never logged: log lines name the server and the path o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import re
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -121,10 +122,11 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
                 logger=_ws_log,
             ) as ws:
                 _log.info("notifications: connected to %s", target.label)
-                async for notification in _receive(ws, target):
-                    if not delivered:
-                        delivered, failures = True, 0
-                    yield notification
+                async with contextlib.aclosing(_receive(ws, target)) as events:
+                    async for notification in events:
+                        if not delivered:
+                            delivered, failures = True, 0
+                        yield notification
         except InvalidStatus as exc:
             raise _handshake_error(target, exc.response.status_code) from exc
         except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
@@ -170,7 +172,7 @@ async def _run_check(target: WsTarget) -> None:
         return
 
 
-async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncIterator[Notification]:
+async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncGenerator[Notification, None]:
     last_error: str | None = None
     try:
         async for raw in ws:
