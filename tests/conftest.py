@@ -15,6 +15,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.gns3_server",
     "tests.helpers.qt",
     "tests.helpers.telnet_lab",
+    "tests.helpers.vpcs_lab.gns3_lab",
     "tests.helpers.agent",
 ]
 

@@ -1,0 +1,62 @@
+"""Device consoles through the REAL GNS3 server: VPCS nodes, a link, telnet console ports.
+
+Uses the ``gns3_vpcs_lab`` fixture (tests/helpers/vpcs_lab/gns3_lab.py): the real server, real
+VPCS CLI, and test doubles only for ubridge and VPCS's version check. Skips saying why where the
+lab cannot run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gns3_copilot_desktop.core.devices import (
+    ConsoleOptions,
+    DeviceJob,
+    DeviceKind,
+    run_on_devices,
+    target_for_node,
+)
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import LinkEnd
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.gns3, pytest.mark.slow]
+
+
+async def test_configure_and_ping_between_linked_vpcs_nodes(gns3_vpcs_lab: Gns3VpcsLab) -> None:
+    async with Gns3Client(gns3_vpcs_lab.base_url) as client:
+        token = await client.authenticate(gns3_vpcs_lab.username, gns3_vpcs_lab.password)
+        client.token = token.access_token
+        project = await client.create_project("vpcs-console-lab")
+        pid = project.project_id
+        try:
+            pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
+            pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
+            await client.create_link(
+                pid,
+                LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
+                LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
+            )
+            for node in (pc1, pc2):
+                await client.start_node(pid, node.node_id)
+            nodes = [await client.get_node(pid, n.node_id) for n in (pc1, pc2)]
+            targets = [target_for_node(n, gns3_vpcs_lab.base_url) for n in nodes]
+            assert all(t.kind is DeviceKind.VPCS for t in targets)
+            options = ConsoleOptions(connect_timeout=5, login_timeout=5, command_timeout=15)
+            configured = await run_on_devices(
+                [
+                    DeviceJob(targets[0], ("show ip",), ("ip 192.0.2.1/24",)),
+                    DeviceJob(targets[1], ("show ip",), ("ip 192.0.2.2/24",)),
+                ],
+                options,
+            )
+            assert [o.error for o in configured] == [None, None], gns3_vpcs_lab.log_text()
+            assert "192.0.2.1/24" in configured[0].results[0].output
+            assert "192.0.2.2/24" in configured[1].results[0].output
+            [ping] = await run_on_devices(
+                [DeviceJob(targets[1], ("ping 192.0.2.1 -c 2",))], options
+            )
+            assert ping.error is None
+            assert ping.results[0].output.count("192.0.2.1 icmp_seq=") == 2, ping.results[0].output
+        finally:
+            await client.delete_project(pid)

@@ -1,0 +1,162 @@
+"""Pytest plugin: the REAL GNS3 server 3.0.6 with startable VPCS nodes, in private namespaces.
+
+GNS3 needs ubridge and VPCS >= 0.6.1 to start a VPCS node; this machine has neither, so two
+clearly labelled TEST DOUBLES stand in: `ubridge_standin.py` (hypervisor protocol + UDP relay) and
+`vpcs_wrapper.py` (Debian's real vpcs 0.5b2 reporting 0.6.1). Everything else is real: the
+server, its telnet console proxy, the VPCS CLI, the packets. The server runs in its own network,
+PID and mount namespaces (`gns3_netns.py` is PID 1 there); the test reaches its API and console
+ports through sockets bound to 127.0.0.1 here and relayed into the lab.
+
+Fixture: ``gns3_vpcs_lab`` (session) -> `Gns3VpcsLab`; skips, saying why, when vpcs cannot be
+fetched or namespaces are not allowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.helpers.gns3_server import PASSWORD, USERNAME, _server_env, server_venv, write_config
+from tests.helpers.vpcs_lab import REPO_ROOT, namespaces_available, vpcs_binary
+
+HERE = Path(__file__).resolve().parent
+UNSHARE_LAB = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc"]
+CONSOLE_PORTS = 40
+START_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Gns3VpcsLab:
+    """A running lab: the server's URL (reachable from the test) and its admin login."""
+
+    base_url: str
+    username: str
+    password: str
+    log_path: Path
+
+    def log_text(self) -> str:
+        """The server's log (for failure messages)."""
+        with contextlib.suppress(OSError):
+            return self.log_path.read_text(errors="replace")[-4000:]
+        return "(no log)"
+
+
+def _reserve_ports() -> list[socket.socket]:
+    """1 + CONSOLE_PORTS consecutive listening sockets on 127.0.0.1 (API, then consoles)."""
+    for _ in range(50):
+        base = random.randrange(30000, 60000 - CONSOLE_PORTS - 1)
+        socks: list[socket.socket] = []
+        try:
+            for port in range(base, base + CONSOLE_PORTS + 1):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                socks.append(sock)
+                sock.bind(("127.0.0.1", port))
+                sock.listen(16)
+            return socks
+        except OSError:
+            for sock in socks:
+                sock.close()
+    raise RuntimeError("no free block of loopback ports for the VPCS lab")
+
+
+def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
+    config = write_config(run_dir, port, None)
+    text = config.read_text().replace(
+        "[Server]\n",
+        "[Server]\n"
+        f"ubridge_path = {HERE / 'ubridge_standin.py'}\n"
+        f"console_start_port_range = {port + 1}\n"
+        f"console_end_port_range = {port + CONSOLE_PORTS}\n",
+        1,
+    )
+    config.write_text(text + f"[VPCS]\nvpcs_path = {HERE / 'vpcs_wrapper.py'}\n")
+    return config
+
+
+def _answers(base_url: str) -> bool:
+    try:
+        return httpx.get(f"{base_url}/v3/version", timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def start_gns3_vpcs_lab(
+    run_dir: Path, real_vpcs: Path
+) -> tuple[subprocess.Popen[str], Gns3VpcsLab]:
+    """Start the lab and wait until the API answers through the relay."""
+    socks = _reserve_ports()
+    port = socks[0].getsockname()[1]
+    config = _lab_config(run_dir, port, real_vpcs)
+    env = {**_server_env(run_dir), "LAB_REAL_VPCS": str(real_vpcs)}
+    log_path = run_dir / "server.log"
+    spec = {
+        "command": [
+            str(server_venv() / "bin" / "gns3server"),
+            "--config",
+            str(config),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        "env": env,
+        "cwd": str(run_dir),
+        "log": str(log_path),
+        "forward": [[s.fileno(), s.getsockname()[1]] for s in socks],
+    }
+    process = subprocess.Popen(
+        [*UNSHARE_LAB, sys.executable, "-m", "tests.helpers.vpcs_lab.gns3_netns", json.dumps(spec)],
+        stdin=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
+        pass_fds=[s.fileno() for s in socks],
+    )
+    for sock in socks:
+        sock.close()  # the lab holds its own copies
+    lab = Gns3VpcsLab(f"http://127.0.0.1:{port}", USERNAME, PASSWORD, log_path)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not _answers(lab.base_url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_lab(process)
+            pytest.fail(f"the GNS3 VPCS lab did not start. Log:\n{lab.log_text()}")
+        time.sleep(0.2)
+    return process, lab
+
+
+def stop_lab(process: subprocess.Popen[str]) -> None:
+    """Close the lab's stdin (it stops the server and exits); kill it by PID if it hangs."""
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()  # --kill-child takes the namespace's processes with it
+        process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def gns3_vpcs_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gns3VpcsLab]:
+    """The real GNS3 server with startable VPCS nodes, for this session."""
+    real_vpcs = vpcs_binary()
+    if isinstance(real_vpcs, str):
+        pytest.skip(f"GNS3 VPCS lab unavailable: {real_vpcs}")
+    reason = namespaces_available()
+    if reason is not None:
+        pytest.skip(f"GNS3 VPCS lab unavailable: {reason}")
+    process, lab = start_gns3_vpcs_lab(tmp_path_factory.mktemp("gns3-vpcs-lab"), real_vpcs)
+    try:
+        yield lab
+    finally:
+        stop_lab(process)

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""TEST DOUBLE for ubridge, which this machine lacks (it is in neither Debian nor PyPI).
+
+Implements just what GNS3 3.0 asks of ubridge for VPCS links: ``-v`` prints a version, ``-H
+host:port`` serves the hypervisor text protocol (one command per line; ``100-...`` for success,
+``2xx-...`` for an error), and a started bridge relays UDP datagrams between its two UDP NIOs.
+Packet filters and captures are acknowledged and ignored. Runs only inside the lab's namespace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from dataclasses import dataclass, field
+
+VERSION = "0.9.18"
+
+
+@dataclass
+class Bridge:
+    """A bridge: up to two UDP NIOs (local port, remote host, remote port) relayed both ways."""
+
+    nios: list[tuple[int, str, int]] = field(default_factory=list)
+    transports: list[asyncio.DatagramTransport] = field(default_factory=list)
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        for lport, rhost, _ in self.nios:
+            index = len(self.transports)
+            transport, _ = await loop.create_datagram_endpoint(
+                lambda i=index: _Relay(self, i),  # type: ignore[misc]
+                local_addr=(rhost, lport),
+                family=socket.AF_INET,
+            )
+            self.transports.append(transport)
+
+    def forward(self, from_index: int, data: bytes) -> None:
+        if len(self.transports) == 2:
+            other = 1 - from_index
+            _, rhost, rport = self.nios[other]
+            self.transports[other].sendto(data, (rhost, rport))
+
+    def stop(self) -> None:
+        for transport in self.transports:
+            transport.close()
+        self.transports.clear()
+
+
+class _Relay(asyncio.DatagramProtocol):
+    def __init__(self, bridge: Bridge, index: int) -> None:
+        self.bridge, self.index = bridge, index
+
+    def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
+        self.bridge.forward(self.index, data)
+
+
+class Hypervisor:
+    """The hypervisor's command set (the part GNS3 uses for VPCS)."""
+
+    def __init__(self) -> None:
+        self.bridges: dict[str, Bridge] = {}
+
+    async def handle(self, line: str) -> str:
+        words = line.split()
+        if words[:2] == ["hypervisor", "version"]:
+            return f"100-{VERSION}"
+        if words[:1] == ["hypervisor"]:
+            return "100-OK"
+        if len(words) < 3 or words[0] != "bridge":
+            return f"209-Unknown command '{line}'"
+        action, name = words[1], words[2]
+        if action == "create":
+            self.bridges[name] = Bridge()
+            return f"100-bridge '{name}' created"
+        bridge = self.bridges.get(name)
+        if bridge is None:
+            return f"209-bridge '{name}' doesn't exist"
+        if action == "add_nio_udp" and len(words) == 6:
+            bridge.nios.append((int(words[3]), words[4], int(words[5])))
+            return f"100-NIO UDP added to bridge '{name}'"
+        if action == "start":
+            await bridge.start()
+            return f"100-bridge '{name}' started"
+        if action in ("stop", "delete"):
+            bridge.stop()
+            if action == "delete":
+                del self.bridges[name]
+            return f"100-bridge '{name}' {action}d"
+        return "100-OK"  # packet filters, captures: accepted and ignored
+
+
+async def serve(host: str, port: int) -> None:
+    hypervisor = Hypervisor()
+
+    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while line := (await reader.readline()).decode().strip():
+            writer.write((await hypervisor.handle(line) + "\r\n").encode())
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(client, host, port)
+    async with server:
+        await server.serve_forever()
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if "-v" in args:
+        print(f"ubridge version {VERSION} (test double)")
+        return
+    if "-H" in args:
+        host, _, port = args[args.index("-H") + 1].rpartition(":")
+        asyncio.run(serve(host or "127.0.0.1", int(port)))
+        return
+    print("usage: ubridge -v | -H host:port", file=sys.stderr)
+    sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
