@@ -32,7 +32,14 @@ class AgentLimits:
     max_output_tokens: int = 4_096
     """Tokens reserved for the model's answer when bounding the history."""
     working_context_tokens: int = 24_000
-    """Bound of the conversation kept in the graph state (the full one is in the transcript)."""
+    """Token bound of the conversation kept in the graph state (the full one is in the
+    transcript)."""
+    max_working_messages: int = 40
+    """Message bound of the graph state. It also bounds the per-call cost of the provider client,
+    which walks every message sent on the event loop (the OpenAI SDK: ~0.5 ms per message)."""
+    full_turns: int = 4
+    """The newest turns kept with their tool calls and results; older turns keep only the user's
+    message and the final answer (their tool data can be read again)."""
     max_tool_output_chars: int = 8_000
     """A tool's text for the model is cut to this (head and tail kept, the cut marked)."""
     heartbeat_interval_s: float = 15.0

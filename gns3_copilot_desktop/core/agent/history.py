@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
+from gns3_copilot_desktop.core.agent.context import AgentLimits
+
 
 def message_tokens(messages: Sequence[BaseMessage]) -> int:
     """Approximate tokens of ``messages``."""
@@ -81,17 +83,34 @@ def _bound_turn(turn: list[AnyMessage], budget_tokens: int) -> list[AnyMessage]:
     return head + [m for step in tail for m in step]
 
 
-def working_state_trim(
-    messages: Sequence[AnyMessage], budget_tokens: int, max_messages: int
-) -> list[AnyMessage]:
-    """The oldest whole turns to remove so the working context fits both bounds.
+def condensed(turn: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """A turn without its tool steps: the user's message(s) and the final answer, if any."""
+    keep: list[AnyMessage] = [m for m in turn if isinstance(m, HumanMessage)]
+    last = turn[-1] if turn else None
+    if isinstance(last, AIMessage) and not last.tool_calls and not last.invalid_tool_calls:
+        keep.append(last)
+    return keep
 
-    The newest turn is always kept. Called before a new user message is added.
+
+def working_state_trim(messages: Sequence[AnyMessage], limits: AgentLimits) -> list[AnyMessage]:
+    """The messages to remove so the working context fits the limits.
+
+    Turns older than the newest ``limits.full_turns`` lose their tool steps (a call always goes
+    together with its results); then the oldest whole turns go until both the token and the
+    message bounds hold. The newest turn is always kept. Called before a new user message is
+    added.
     """
     turns = split_turns(messages)
-    total_tokens = message_tokens(messages)
-    total_count = len(messages)
     drop: list[AnyMessage] = []
+    cut = max(len(turns) - max(limits.full_turns, 1), 0)
+    for index, turn in enumerate(turns[:cut]):
+        kept = condensed(turn)
+        drop.extend(m for m in turn if not any(m is k for k in kept))
+        turns[index] = kept
+    remaining = [m for turn in turns for m in turn]
+    total_tokens = message_tokens(remaining)
+    total_count = len(remaining)
+    budget_tokens, max_messages = limits.working_context_tokens, limits.max_working_messages
     for turn in turns[:-1]:
         if total_tokens <= budget_tokens and total_count <= max_messages:
             break

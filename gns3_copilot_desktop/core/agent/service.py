@@ -36,8 +36,6 @@ from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearch
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
 SUPERSEDED_TEXT = "Not run: the user sent a new message instead of deciding on this call."
-MAX_WORKING_MESSAGES = 120
-"""Bound of the messages kept in the graph state, besides the token bound of `AgentLimits`."""
 
 
 class AgentService:
@@ -49,12 +47,10 @@ class AgentService:
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
-        max_working_messages: int = MAX_WORKING_MESSAGES,
     ) -> None:
         self.project_id = project_id
         self._store = store
         self._graph = build_graph(tools or default_registry(), store.checkpointer)
-        self._max_working_messages = max_working_messages
         self._locks: dict[str, asyncio.Lock] = {}
         self._closed = False
 
@@ -65,13 +61,10 @@ class AgentService:
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
-        max_working_messages: int = MAX_WORKING_MESSAGES,
     ) -> AgentService:
         """Open the project's database and build the service on it."""
         store = await SessionStore.open(db_path)
-        return cls(
-            store, project_id=project_id, tools=tools, max_working_messages=max_working_messages
-        )
+        return cls(store, project_id=project_id, tools=tools)
 
     @property
     def store(self) -> SessionStore:
@@ -200,9 +193,7 @@ class AgentService:
             cancelled_tool_message(call_id, name, why)
             for call_id, name in dangling_tool_calls(messages)
         ]
-        drop = working_state_trim(
-            [*messages, *repairs], context.limits.working_context_tokens, self._max_working_messages
-        )
+        drop = working_state_trim([*messages, *repairs], context.limits)
         human = HumanMessage(content=message, id=f"user-{uuid.uuid4()}")
         await turn.record([*repairs, human])
         # RemoveMessage is not in AnyMessage's union, but add_messages accepts it.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from gns3_copilot_desktop.core.agent.context import AgentLimits
 from gns3_copilot_desktop.core.agent.history import (
     bound_for_model,
     dangling_tool_calls,
@@ -57,12 +58,27 @@ def test_a_huge_last_turn_keeps_the_question_and_whole_steps() -> None:
     assert _no_orphans(kept)
 
 
+def _limits(**kw: int) -> AgentLimits:
+    base = {"working_context_tokens": 10**9, "max_working_messages": 10**6, "full_turns": 100}
+    return AgentLimits(**{**base, **kw})
+
+
 def test_working_state_trim_respects_both_bounds_and_keeps_the_last_turn() -> None:
     messages = [m for n in range(10) for m in _turn(n)]
-    drop = working_state_trim(messages, budget_tokens=10**9, max_messages=8)
+    drop = working_state_trim(messages, _limits(max_working_messages=8))
     assert [m.id for m in drop if isinstance(m, HumanMessage)] == [f"h{n}" for n in range(8)]
-    drop = working_state_trim(messages, budget_tokens=1, max_messages=10**6)
+    drop = working_state_trim(messages, _limits(working_context_tokens=1))
     assert len(drop) == 36  # everything but the newest turn
+
+
+def test_old_turns_lose_their_tool_steps_but_keep_question_and_answer() -> None:
+    messages = [m for n in range(6) for m in _turn(n)]
+    del messages[3]  # turn 0 ends without an answer (cancelled after its tool)
+    drop = working_state_trim(messages, _limits(full_turns=2))
+    left = [m for m in messages if m not in drop]
+    assert [m.id for m in left[:8]] == ["h0", "h1", "b1", "h2", "b2", "h3", "b3", "h4"]
+    assert left[8:] == [*_turn(4)[1:], *_turn(5)]
+    assert _no_orphans(left) and dangling_tool_calls(left) == []
 
 
 def test_dangling_tool_calls_lists_unanswered_ones() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -186,10 +185,9 @@ async def test_working_state_stays_bounded_while_the_transcript_keeps_all(
 ) -> None:
     scripted_openai.set_title_responder()
     scripted_openai.default_turn = ScriptedTurn.text("x" * 400)
-    service = await make_service(max_working_messages=6)
+    service = await make_service()
     session = await service.create_session()
-    ctx = run_context(lab, scripted_openai.chat_model())
-    ctx = replace(ctx, limits=replace(ctx.limits, working_context_tokens=2_000))
+    ctx = run_context(lab, scripted_openai.chat_model(), max_working_messages=6)
     for n in range(8):
         chunks = await collect(service.stream_chat(f"question {n}", session.id, context=ctx))
         assert "error" not in types_of(chunks)
