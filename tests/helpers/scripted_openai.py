@@ -64,6 +64,7 @@ __all__ = [
 VALID_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 DEFAULT_CLIENT_KEY = "sk-test-scripted-0123456789abcdef"
 _STARTUP_TIMEOUT_S = 5.0
+_USED_PORTS: set[int] = set()  # see ScriptedOpenAIServer._listen_on_a_fresh_port
 _SHUTDOWN_TIMEOUT_S = 5.0
 
 
@@ -661,7 +662,7 @@ class ScriptedOpenAIServer:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._release = asyncio.Event()
-        server = await asyncio.start_server(self._on_connection, "127.0.0.1", 0)
+        server = await self._listen_on_a_fresh_port()
         self._port = server.sockets[0].getsockname()[1]
         self._ready.set()
         try:
@@ -672,6 +673,28 @@ class ScriptedOpenAIServer:
                 task.cancel()
             await asyncio.gather(*self._conn_tasks, return_exceptions=True)
             await server.wait_closed()
+
+    async def _listen_on_a_fresh_port(self) -> asyncio.Server:
+        """Listen on a port no earlier server of this process used.
+
+        langchain-openai caches one HTTP client per (base_url, timeout) for the whole process. A
+        later test whose server got a reused port would then meet pooled connections bound to an
+        earlier test's closed event loop ("Event loop is closed"). Ports that were used are held
+        open while the OS is asked again, so it hands out another one.
+        """
+        rejected: list[asyncio.Server] = []
+        try:
+            for _ in range(100):
+                server = await asyncio.start_server(self._on_connection, "127.0.0.1", 0)
+                port = server.sockets[0].getsockname()[1]
+                if port not in _USED_PORTS:
+                    _USED_PORTS.add(port)
+                    return server
+                rejected.append(server)
+            raise RuntimeError("no unused loopback port after 100 tries")
+        finally:
+            for server in rejected:
+                server.close()
 
     # -- HTTP --
 
