@@ -22,5 +22,8 @@ bench:
 	@PYTHON=$(PYTHON) bash packaging/bootstrap.sh dev
 	.venv/bin/python -m bench
 
+bundle:
+	@PYTHON=$(PYTHON) bash packaging/build.sh
+
 clean:
 	rm -rf .venv build dist .mypy_cache .ruff_cache .pytest_cache
