@@ -51,12 +51,14 @@ async def test_configure_and_ping_between_linked_vpcs_nodes(gns3_vpcs_lab: Gns3V
                 options,
             )
             assert [o.error for o in configured] == [None, None], gns3_vpcs_lab.log_text()
-            assert "192.0.2.1/24" in configured[0].results[0].output
-            assert "192.0.2.2/24" in configured[1].results[0].output
+            shown = [o.results[0].output for o in configured]
+            assert "192.0.2.1/24" in shown[0] and "192.0.2.2/24" in shown[1], shown
+            # Three tries: on a loaded machine the first echo can be lost while ARP resolves.
             [ping] = await run_on_devices(
-                [DeviceJob(targets[1], ("ping 192.0.2.1 -c 2",))], options
+                [DeviceJob(targets[1], ("ping 192.0.2.1 -c 3",))], options
             )
-            assert ping.error is None
-            assert ping.results[0].output.count("192.0.2.1 icmp_seq=") == 2, ping.results[0].output
+            assert ping.error is None, ping.error
+            replies = ping.results[0].output.count("ttl=")
+            assert replies >= 1, f"{ping.results[0].output}\n{gns3_vpcs_lab.log_text()}"
         finally:
             await client.delete_project(pid)

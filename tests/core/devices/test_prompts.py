@@ -66,3 +66,13 @@ def test_screen_text_replays_erase_sequences_and_line_ends() -> None:
     coloured = "\x1b[?2004h\x1b[01;32muser@debian\x1b[00m:\x1b[01;34m~\x1b[00m$ "
     assert last_line("out\r\n" + coloured) == "user@debian:~$ "
     assert screen_text("progress 10%\rprogress 100%\r\n") == "progress 100%\n"
+
+
+def test_a_double_echo_is_stripped_whole() -> None:
+    from gns3_copilot_desktop.core.devices.console import _output_of
+
+    screen = "ping 192.0.2.1\nVPCS> ping 192.0.2.1\n192.0.2.1 icmp_seq=1 ttl=64\n\nVPCS> "
+    assert _output_of(screen, "ping 192.0.2.1") == "192.0.2.1 icmp_seq=1 ttl=64"
+    # An output line that merely ends like the command later on is kept.
+    screen = "show history\nip 1.2.3.4\nshow history\nPC1> "
+    assert _output_of(screen, "show history") == "ip 1.2.3.4\nshow history"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.vpcs_lab import namespaces_available, run_lab, vpcs_binary
+from tests.helpers.vpcs_lab import lab_unavailable, run_lab, vpcs_binary
 
 PCS = [
     {"name": "PC1", "console": 5001, "udp_local": 20000, "udp_remote": 20001},
@@ -20,12 +20,11 @@ PCS = [
 
 @pytest.fixture(scope="module")
 def vpcs() -> Path:
-    binary = vpcs_binary()
-    if isinstance(binary, str):
-        pytest.skip(f"real VPCS lab unavailable: {binary}")
-    reason = namespaces_available()
+    reason = lab_unavailable()
     if reason is not None:
-        pytest.skip(f"real VPCS lab unavailable: {reason}")
+        pytest.skip(reason)
+    binary = vpcs_binary()
+    assert isinstance(binary, Path)
     return binary
 
 
@@ -51,6 +50,6 @@ def test_configure_show_and_ping_between_two_real_vpcs(vpcs: Path) -> None:
 
     ping, refused = stages[1]
     assert ping["error"] is None
-    assert ping["results"][0]["output"].count("192.0.2.1 icmp_seq=") == 2
+    assert ping["results"][0]["output"].count("192.0.2.1 icmp_seq=") == 2, ping
     assert not ping["results"][0]["output"].startswith("ping")  # the echo is stripped
     assert refused["refused"][0]["command"] == "rel" and refused["results"] == []

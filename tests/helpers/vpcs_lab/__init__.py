@@ -64,6 +64,15 @@ def namespaces_available() -> str | None:
     return None
 
 
+def lab_unavailable() -> str | None:
+    """Why the lab cannot run here (a sentence for a skip), or None when it can."""
+    binary = vpcs_binary()
+    if isinstance(binary, str):
+        return f"real VPCS lab unavailable: {binary}"
+    reason = namespaces_available()
+    return f"real VPCS lab unavailable: {reason}" if reason else None
+
+
 def run_lab(spec: dict[str, Any], timeout_s: float = 60.0) -> dict[str, Any]:
     """Run `netns_runner` with `spec` in fresh namespaces; return its JSON report."""
     with tempfile.TemporaryDirectory(prefix="vpcs-lab-") as work:

@@ -24,11 +24,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.helpers.gns3_server import PASSWORD, USERNAME, _server_env, server_venv, write_config
-from tests.helpers.vpcs_lab import REPO_ROOT, namespaces_available, vpcs_binary
+from tests.helpers.gns3_server import (
+    PASSWORD,
+    USERNAME,
+    _server_env,
+    _version_answers,
+    server_venv,
+    write_config,
+)
+from tests.helpers.vpcs_lab import REPO_ROOT, lab_unavailable, vpcs_binary
 
 HERE = Path(__file__).resolve().parent
 UNSHARE_LAB = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc"]
@@ -84,13 +90,6 @@ def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
     return config
 
 
-def _answers(base_url: str) -> bool:
-    try:
-        return httpx.get(f"{base_url}/v3/version", timeout=2.0).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 def start_gns3_vpcs_lab(
     run_dir: Path, real_vpcs: Path
 ) -> tuple[subprocess.Popen[str], Gns3VpcsLab]:
@@ -126,7 +125,7 @@ def start_gns3_vpcs_lab(
         sock.close()  # the lab holds its own copies
     lab = Gns3VpcsLab(f"http://127.0.0.1:{port}", USERNAME, PASSWORD, log_path)
     deadline = time.monotonic() + START_TIMEOUT_S
-    while not _answers(lab.base_url):
+    while not _version_answers(lab.base_url):
         if process.poll() is not None or time.monotonic() > deadline:
             stop_lab(process)
             pytest.fail(f"the GNS3 VPCS lab did not start. Log:\n{lab.log_text()}")
@@ -149,12 +148,11 @@ def stop_lab(process: subprocess.Popen[str]) -> None:
 @pytest.fixture(scope="session")
 def gns3_vpcs_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gns3VpcsLab]:
     """The real GNS3 server with startable VPCS nodes, for this session."""
-    real_vpcs = vpcs_binary()
-    if isinstance(real_vpcs, str):
-        pytest.skip(f"GNS3 VPCS lab unavailable: {real_vpcs}")
-    reason = namespaces_available()
+    reason = lab_unavailable()
     if reason is not None:
-        pytest.skip(f"GNS3 VPCS lab unavailable: {reason}")
+        pytest.skip(reason)
+    real_vpcs = vpcs_binary()
+    assert isinstance(real_vpcs, Path)
     process, lab = start_gns3_vpcs_lab(tmp_path_factory.mktemp("gns3-vpcs-lab"), real_vpcs)
     try:
         yield lab
