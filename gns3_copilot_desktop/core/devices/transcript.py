@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Iterable
 
 REDACTED = "<redacted>"
+_MAX_ENTRY = 4000
 _log = logging.getLogger(__name__)
 
 
@@ -36,8 +37,12 @@ class Transcript:
         _log.debug("%s %s", self._device, entry)
 
     def received(self, text: str) -> None:
-        """Record text received from the device."""
-        entry = f"<<< {self.redact(text)!r}"
+        """Record text received from the device (long text: its head and tail)."""
+        text = self.redact(text)  # before cutting, so no part of a secret survives the cut
+        if len(text) > _MAX_ENTRY:
+            half = _MAX_ENTRY // 2
+            text = f"{text[:half]}...[{len(text) - _MAX_ENTRY} chars]...{text[-half:]}"
+        entry = f"<<< {text!r}"
         self._entries.append(entry)
         _log.debug("%s %s", self._device, entry)
 

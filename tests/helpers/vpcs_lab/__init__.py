@@ -25,7 +25,10 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gns3-copilot-desktop"
+_CACHE = Path(
+    os.environ.get("GNS3_COPILOT_TEST_CACHE")
+    or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gns3-copilot-desktop"
+)
 VPCS_DIR = _CACHE / "vpcs"
 UNSHARE = ["unshare", "--net", "--pid", "--fork", "--kill-child"]
 
