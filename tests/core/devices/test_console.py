@@ -176,6 +176,10 @@ async def test_command_timeout_names_device_command_and_received_text(
     assert "hang" in error.received  # the echo is what arrived before the stall
     assert [r.command for r in error.completed] == ["show ip"]
     assert not console.connected
+    # The next request opens a fresh session instead of reading the stalled one.
+    [again] = await console.run_commands(["show ip"])
+    assert again.output.startswith("NAME        : PC1[1]") and telnet_lab.connections_made == 2
+    await console.close()
 
 
 async def test_a_console_that_never_answers_times_out_on_connect(telnet_lab: TelnetLab) -> None:
