@@ -33,7 +33,6 @@ from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import AssistantTurn, HistoryItem, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
 from gns3_copilot_desktop.ui.tool_card import (
-    ReadOnlyText,
     ToolCard,
     ToolGroup,
     ToolState,
@@ -42,14 +41,47 @@ from gns3_copilot_desktop.ui.tool_card import (
 
 PAINT_INTERVAL_MS = 33
 HISTORY_BATCH = 20
+CHUNK_BLOCKS = 16
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("MessageView", text)
 
 
+class BlockLabel(QLabel):
+    """A label whose height-for-width is remembered per width.
+
+    QLabel lays its text out again each time a layout asks for its height, and Qt layouts ask
+    again after every change anywhere in the conversation. Finished blocks never change, so the
+    answer is cached (cleared when the text, font or style changes).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def heightForWidth(self, width: int) -> int:
+        """Qt's answer, computed once per width."""
+        height = self._heights.get(width)
+        if height is None:
+            if len(self._heights) > 8:
+                self._heights.clear()
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def setText(self, text: str | None) -> None:
+        """Replace the text (and forget the cached heights)."""
+        self._heights.clear()
+        super().setText(text)
+
+    def changeEvent(self, event: QEvent | None) -> None:
+        """Fonts and styles change the heights."""
+        self._heights.clear()
+        super().changeEvent(event)
+
+
 def _text_label(parent: QWidget, text: str = "", markdown: bool = True) -> QLabel:
-    label = QLabel(parent)
+    label = BlockLabel(parent)
     label.setTextFormat(Qt.TextFormat.MarkdownText if markdown else Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setOpenExternalLinks(True)
@@ -70,7 +102,7 @@ def _show_unfinished_code(label: QLabel, text: str) -> None:
 
 
 class CodeBlock(QFrame):
-    """A finished code block: monospace, its own horizontal scrollbar, and a Copy button."""
+    """A finished code block: monospace, wrapped to the panel, and a Copy button."""
 
     def __init__(self, code: str, language: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,8 +122,10 @@ class CodeBlock(QFrame):
         row.addStretch(1)
         row.addWidget(self.copy_button)
         layout.addLayout(row)
-        self.text_view = ReadOnlyText(code, _tr("Code"), 30, self)
-        self.text_view.setFrameShape(QFrame.Shape.NoFrame)
+        # a label, not a text editor: a long answer can hold hundreds of code blocks
+        self.text_view = _text_label(self, code, markdown=False)
+        self.text_view.setFont(monospace_font())
+        self.text_view.setAccessibleName(_tr("Code"))
         layout.addWidget(self.text_view)
 
     def copy(self, *_: object) -> None:
@@ -100,6 +134,56 @@ class CodeBlock(QFrame):
         if clipboard is not None:
             clipboard.setText(self.code)
         self.copy_button.setText(_tr("Copied"))
+
+
+class _Chunk(QWidget):
+    """Up to CHUNK_BLOCKS finished blocks in their own layout.
+
+    Qt re-asks the widgets of the conversation for their height-for-width whenever anything in
+    it changes. A frozen chunk (full, or of a finished segment) never changes again, so it becomes
+    a fixed-height leaf (refitted only when the width changes) and Qt no longer descends into its
+    labels: a long answer costs one cheap item per chunk instead of one text layout per block.
+    """
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.setContentsMargins(0, 0, 0, 0)
+        self.layout_.setSpacing(4)
+        self.frozen = False
+
+    @property
+    def full(self) -> bool:
+        return self.layout_.count() >= CHUNK_BLOCKS
+
+    def freeze(self) -> None:
+        """No more blocks will be added: from now on the chunk has a fixed height."""
+        self.frozen = True
+        self._fit(self.width())
+
+    def _fit(self, width: int) -> None:
+        if width > 0:
+            self.setFixedHeight(self.layout_.totalHeightForWidth(width))
+
+    def hasHeightForWidth(self) -> bool:
+        """Frozen chunks have a fixed height instead."""
+        return not self.frozen and super().hasHeightForWidth()
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """A new width changes the wrapped height of the text."""
+        super().resizeEvent(event)
+        if self.frozen and event is not None and event.oldSize().width() != event.size().width():
+            self._fit(event.size().width())
+
+    def changeEvent(self, event: QEvent | None) -> None:
+        """Fonts and styles change the wrapped height."""
+        super().changeEvent(event)
+        if self.frozen:
+            self._fit(self.width())
+
+    def widgets(self) -> list[QWidget]:
+        items = (self.layout_.itemAt(i) for i in range(self.layout_.count()))
+        return [w for item in items if item is not None and (w := item.widget()) is not None]
 
 
 class TextSegment(QWidget):
@@ -111,6 +195,7 @@ class TextSegment(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(4)
         self._stream = MarkdownStream()
+        self._chunks: list[_Chunk] = []
         self._open = _text_label(self)
         self._open.hide()
         self._layout.addWidget(self._open)
@@ -124,26 +209,49 @@ class TextSegment(QWidget):
     def feed(self, text: str) -> None:
         """Add text; render newly finished blocks once and the open block again."""
         done, open_block = self._stream.feed(text)
-        for block in done:
-            self._add_block(block)
+        self._add_blocks(done)
         self._show_open(open_block)
         self.renders += 1
 
     def finish(self) -> None:
         """End of this run: the open block becomes a finished widget."""
-        for block in self._stream.close():
-            self._add_block(block)
+        self._add_blocks(self._stream.close())
         self._show_open(None)
+        for chunk in self._chunks:
+            chunk.freeze()
 
-    def _add_block(self, block: Block) -> None:
+    def _add_blocks(self, blocks: list[Block]) -> None:
+        """Add finished blocks with one layout pass.
+
+        Showing a widget inside a visible parent lays out every ancestor at once, so widgets are
+        added to a hidden chunk and the chunk is shown once: one pass per paint, not per block.
+        """
+        touched: list[_Chunk] = []
+        for block in blocks:
+            if not self._chunks or self._chunks[-1].full:
+                if self._chunks:
+                    self._chunks[-1].freeze()
+                chunk = _Chunk(self)
+                chunk.hide()
+                self._chunks.append(chunk)
+                self._layout.insertWidget(self._layout.count() - 1, chunk)
+            chunk = self._chunks[-1]
+            if chunk not in touched:
+                chunk.hide()
+                touched.append(chunk)
+            self._add_block(chunk, block)
+        for chunk in touched:
+            chunk.show()
+
+    def _add_block(self, chunk: _Chunk, block: Block) -> None:
         widget: QWidget
         if block.kind == "code":
-            widget = CodeBlock(block.text, block.language, self)
+            widget = CodeBlock(block.text, block.language, chunk)
         else:
-            widget = _text_label(self, block.text, markdown=block.kind == "markdown")
+            widget = _text_label(chunk, block.text, markdown=block.kind == "markdown")
             if block.kind == "plain":
                 _show_unfinished_code(widget, block.text)
-        self._layout.insertWidget(self._layout.count() - 1, widget)
+        chunk.layout_.addWidget(widget)
 
     def _show_open(self, block: Block | None) -> None:
         if block is None:
@@ -160,8 +268,7 @@ class TextSegment(QWidget):
 
     def block_widgets(self) -> list[QWidget]:
         """The widgets of the finished blocks, in order."""
-        items = (self._layout.itemAt(i) for i in range(self._layout.count() - 1))
-        return [w for item in items if item is not None and (w := item.widget()) is not None]
+        return [w for chunk in self._chunks for w in chunk.widgets()]
 
 
 class UserBubble(QFrame):
