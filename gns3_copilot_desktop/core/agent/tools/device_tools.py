@@ -1,0 +1,385 @@
+"""Device tools: run commands on, and push configuration to, nodes over their telnet consoles.
+
+They use `core.devices` (prompt recognition, login, pagers, per-command timeouts, head-and-tail
+output cuts, the destructive-command refusal list). `run_device_commands` is a read when every
+command passes `is_read_only_command` (``show``, ``ping``, ``traceroute``, ``display``...) and a
+device-config change otherwise; `configure_devices` is always device-config.
+
+What the tools need from the app besides the `RunContext` comes in a `DeviceAccess` given when the
+tools are built: the secret store for console logins (per node, or a login saved under a name),
+the user's extra refused-command patterns (read at each call, so a settings change applies at
+once) and console options. Nothing secret enters the arguments, the results or the graph state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.tools import progress
+from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
+from gns3_copilot_desktop.core.agent.tools.common import (
+    MAX_BATCH,
+    StrictArgs,
+    error_result,
+    join_names,
+    project_topology,
+)
+from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
+from gns3_copilot_desktop.core.devices import (
+    ConsoleOptions,
+    DeviceCredentials,
+    DeviceJob,
+    DeviceOutcome,
+    run_on_devices,
+    target_for_node,
+)
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.protocol import RiskClass
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.secrets import SecretStore
+
+MIN_OUTPUT_CHARS = 600
+LOGIN_HINT = " Save a console login for this node (or a named one) in the copilot's settings."
+
+# --- the read-only check ----------------------------------------------------------------------
+
+_READ_VERBS = frozenset(
+    {
+        "show",
+        "sh",
+        "sho",
+        "display",
+        "dis",
+        "disp",
+        "ping",
+        "traceroute",
+        "trace",
+        "tracert",
+        "tracepath",
+        "arp",
+        "who",
+        "whoami",
+        "uname",
+        "uptime",
+        "hostname",
+        "ifconfig",
+        "netstat",
+        "ss",
+        "cat",
+        "ls",
+        "pwd",
+        "date",
+        "df",
+        "free",
+        "ps",
+        "dir",
+        "more",
+    }
+)
+_IP_READ_RE = re.compile(
+    r"^ip\s+(?:-\w+\s+)*(?:a|addr|address|r|route|l|link|n|neigh|-?br\w*)(?:\s+(?:show|list|ls))?(?:\s+dev\s+\S+)?$"
+)
+_FILTERS = frozenset(
+    {
+        "include",
+        "exclude",
+        "begin",
+        "section",
+        "count",
+        "i",
+        "in",
+        "inc",
+        "incl",
+        "e",
+        "ex",
+        "exc",
+        "excl",
+        "b",
+        "be",
+        "beg",
+        "s",
+        "se",
+        "sec",
+        "c",
+        "co",
+        "cou",
+        "grep",
+        "head",
+        "tail",
+        "wc",
+        "sort",
+        "uniq",
+        "less",
+        "no-more",
+        "match",
+        "except",
+        "find",
+    }
+)
+_SHELL_META_RE = re.compile(r"[;&<>`]|\$\(")
+# Arguments that make an otherwise reading verb change something (VPCS "arp" clears nothing,
+# but "ifconfig eth0 10.0.0.1" configures; "show" has none).
+_CHANGING_ARGS = {
+    "ifconfig": re.compile(r"\s\S+\s+\S"),
+    "hostname": re.compile(r"\s\S"),
+    "arp": re.compile(r"\s-[a-z]*[dsf]"),
+    "date": re.compile(r"\s(?:-s|--set)"),
+    "ss": re.compile(r"\s-[a-z]*K"),
+}
+
+
+def is_read_only_command(command: str) -> bool:
+    """True when `command` only reads state: show/display, ping, traceroute and the like.
+
+    Conservative: anything with shell control characters, an unknown verb, or a reading verb
+    with arguments that would configure (``ifconfig eth0 10.0.0.1``) is not read-only.
+    """
+    text = " ".join(command.split())
+    if not text or _SHELL_META_RE.search(text):
+        return False
+    first, *pipes = text.split("|")
+    words = first.strip().lower().split()
+    if not words:
+        return False
+    verb = words[0]
+    if verb == "ip":
+        reads = _IP_READ_RE.match(first.strip().lower()) is not None
+    else:
+        changing = _CHANGING_ARGS.get(verb)
+        reads = verb in _READ_VERBS and not (changing and changing.search(first.strip()))
+    return reads and all((p.strip().lower().split() or [""])[0] in _FILTERS for p in pipes)
+
+
+# --- what the tools need from the app -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeviceAccess:
+    """The app's side of the device tools (no secret in here: the store is asked per call)."""
+
+    secret_store: SecretStore | None = None
+    refused_patterns: Callable[[], Sequence[str]] = field(default=lambda: ())
+    options: ConsoleOptions = field(default_factory=ConsoleOptions)
+    console_host: str | None = None
+    """Overrides the console host of every node (tests pointing tools at a loopback lab)."""
+
+
+class DeviceRunArgsBase(StrictArgs):
+    """Shared by both device tools."""
+
+    credential: str | None = Field(
+        default=None,
+        description="Name of a saved console login to use (when the node has none of its own).",
+    )
+    command_timeout_s: float = Field(default=30.0, ge=1.0, le=300.0)
+
+
+class DeviceCommands(StrictArgs):
+    """Commands for one device."""
+
+    node: str
+    commands: list[str] = Field(min_length=1, max_length=20)
+
+
+class RunDeviceCommandsArgs(DeviceRunArgsBase):
+    """Arguments of `RunDeviceCommandsTool`."""
+
+    devices: list[DeviceCommands] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class DeviceConfig(StrictArgs):
+    """Configuration lines for one device."""
+
+    node: str
+    lines: list[str] = Field(min_length=1, max_length=200)
+
+
+class ConfigureDevicesArgs(DeviceRunArgsBase):
+    """Arguments of `ConfigureDevicesTool`."""
+
+    devices: list[DeviceConfig] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class _DeviceTool:
+    """The plumbing both device tools share: nodes -> console jobs -> outcomes -> result."""
+
+    def __init__(self, access: DeviceAccess | None = None) -> None:
+        self.access = access or DeviceAccess()
+
+    async def _run_jobs(
+        self,
+        ctx: RunContext,
+        args: DeviceRunArgsBase,
+        wanted: Sequence[tuple[str, tuple[str, ...], tuple[str, ...]]],
+    ) -> ToolResult:
+        try:
+            nodes = resolve_nodes((await project_topology(ctx)).nodes, [w[0] for w in wanted])
+        except CopilotError as exc:
+            return error_result(exc)
+        total = sum(len(c) + len(lines) for _, c, lines in wanted) or 1
+        options = replace(
+            self.access.options,
+            command_timeout=args.command_timeout_s,
+            max_output_chars=max(MIN_OUTPUT_CHARS, ctx.limits.max_tool_output_chars // total),
+            extra_refused_patterns=tuple(self.access.refused_patterns()),
+        )
+        jobs: list[DeviceJob] = []
+        early: dict[str, DeviceOutcome] = {}
+        for node, (_, commands, lines) in zip(nodes, wanted, strict=True):
+            try:
+                target = target_for_node(node, ctx.server_url or ctx.client.base_url)
+                if self.access.console_host:
+                    target = replace(target, host=self.access.console_host)
+                creds = await self._credentials(ctx, node, args.credential)
+            except CopilotError as exc:
+                early[node.name] = DeviceOutcome(node.name, error=exc.user_message)
+                continue
+            jobs.append(DeviceJob(target, commands, lines, creds))
+        progress.report(f"talking to {join_names([j.target.name for j in jobs])}")
+        outcomes = {o.device: o for o in await run_on_devices(jobs, options)}
+        return _result([early.get(n.name) or outcomes[n.name] for n in nodes])
+
+    async def _credentials(
+        self, ctx: RunContext, node: Node, name: str | None
+    ) -> DeviceCredentials | None:
+        store = self.access.secret_store
+        if store is None:
+            return None
+        saved = await store.get_node_credential(
+            ctx.server_url or ctx.client.base_url, ctx.project_id, node.node_id
+        )
+        if saved is None and name:
+            saved = await store.get_named_credential(name)
+            if saved is None:
+                raise CopilotError(f"No console login is saved under the name '{name}'.")
+        if saved is None:
+            return None
+        return DeviceCredentials(saved.username, saved.password)
+
+
+def _outcome_text(outcome: DeviceOutcome) -> str:
+    lines = [f"== {outcome.device} =="]
+    if outcome.config is not None:
+        cfg = outcome.config
+        state = "all accepted" if cfg.ok else f"{len(cfg.rejected)} rejected"
+        lines.append(f"configuration: {len(cfg.lines)} line(s), {state}")
+        lines += [f"  rejected: {r.line} -> {r.message}" for r in cfg.rejected]
+        lines.append(cfg.output)
+    for result in outcome.results:
+        lines.append(f"{result.prompt.strip() or '>'} {result.command}")
+        lines.append(result.output + ("\n[output cut]" if result.truncated else ""))
+    if outcome.error:
+        error = outcome.error + (LOGIN_HINT if "none is configured" in outcome.error else "")
+        lines.append(f"ERROR: {error}")
+    return "\n".join(line for line in lines if line)
+
+
+def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
+    card: dict[str, Any] = {
+        "device": outcome.device,
+        "ok": outcome.ok,
+        "error": outcome.error,
+        "results": [
+            {
+                "command": r.command,
+                "output": r.output,
+                "truncated": r.truncated,
+                "elapsed_s": round(r.elapsed_s, 3),
+            }
+            for r in outcome.results
+        ],
+        "refused": [{"command": r.command, "reason": r.reason} for r in outcome.refused],
+    }
+    if outcome.config is not None:
+        card["config"] = {
+            "lines": outcome.config.lines,
+            "rejected": [{"line": r.line, "message": r.message} for r in outcome.config.rejected],
+            "output": outcome.config.output,
+            "truncated": outcome.config.truncated,
+        }
+    return card
+
+
+def _result(outcomes: list[DeviceOutcome]) -> ToolResult:
+    truncated = any(r.truncated for o in outcomes for r in o.results) or any(
+        o.config is not None and o.config.truncated for o in outcomes
+    )
+    failed = [o.device for o in outcomes if not o.ok]
+    rejected = any(o.config is not None and not o.config.ok for o in outcomes)
+    return ToolResult(
+        text="\n\n".join(_outcome_text(o) for o in outcomes),
+        structured={"devices": [_outcome_card(o) for o in outcomes], "failed": failed},
+        truncated=truncated,
+        is_error=bool(failed) or rejected,
+    )
+
+
+class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
+    """Run commands on one or more devices at once."""
+
+    name = "run_device_commands"
+    description = (
+        "Run CLI commands on one or more nodes at once over their telnet consoles (VPCS, "
+        "Cisco IOS-style, Linux shells), e.g. 'show ip interface brief', 'ping 10.0.0.2'. "
+        "Read-only commands (show, ping, traceroute...) run at once; others need approval. "
+        "Destructive commands (reload, erase, format...) are refused."
+    )
+    args_schema = RunDeviceCommandsArgs
+    risk = "device-config"
+
+    def risk_for(self, args: RunDeviceCommandsArgs) -> RiskClass:
+        """A read when every command only reads; device-config otherwise."""
+        commands = [c for d in args.devices for c in d.commands]
+        return "read" if all(is_read_only_command(c) for c in commands) else "device-config"
+
+    def summary(self, args: RunDeviceCommandsArgs) -> str:
+        """``run on PC1: show ip; ping 10.0.0.2 | PC2: show ip``."""
+        parts = [f"{d.node}: {'; '.join(d.commands)}" for d in args.devices]
+        return "run on " + " | ".join(parts)
+
+    async def run(self, args: RunDeviceCommandsArgs, ctx: RunContext) -> ToolResult:
+        """Open each console, run the commands, cut the output."""
+        wanted = [(d.node, tuple(d.commands), ()) for d in args.devices]
+        return await self._run_jobs(ctx, args, wanted)
+
+
+class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
+    """Push configuration lines to one or more devices."""
+
+    name = "configure_devices"
+    description = (
+        "Push configuration lines to one or more nodes over their telnet consoles. IOS-style: "
+        "entered in 'configure terminal' (do not include it, nor 'end'); VPCS and Linux: each "
+        "line is run as a command. Lines the device rejects are reported."
+    )
+    args_schema = ConfigureDevicesArgs
+    risk = "device-config"
+
+    def summary(self, args: ConfigureDevicesArgs) -> str:
+        """``configure PC1: ip 10.0.0.1/24 | PC2: ip 10.0.0.2/24``."""
+        parts = []
+        for d in args.devices:
+            shown = "; ".join(d.lines[:3]) + (
+                f" (+{len(d.lines) - 3} lines)" if len(d.lines) > 3 else ""
+            )
+            parts.append(f"{d.node}: {shown}")
+        return "configure " + " | ".join(parts)
+
+    async def run(self, args: ConfigureDevicesArgs, ctx: RunContext) -> ToolResult:
+        """Open each console and push its lines."""
+        wanted = [(d.node, (), tuple(d.lines)) for d in args.devices]
+        return await self._run_jobs(ctx, args, wanted)
+
+
+def device_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
+    """The two device tools, sharing `access`."""
+    shared = access or DeviceAccess()
+    return [RunDeviceCommandsTool(shared), ConfigureDevicesTool(shared)]
