@@ -45,7 +45,7 @@ from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tok
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
 from gns3_copilot_desktop.core.agent.state import AgentState
-from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult
+from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult, progress
 from gns3_copilot_desktop.core.agent.tools.base import truncate_text
 from gns3_copilot_desktop.core.agent.topology import topology_summary
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -229,7 +229,10 @@ class _PendingCall:
 
     @property
     def needs_approval(self) -> bool:
-        return isinstance(self.resolved, ResolvedCall) and self.resolved.tool.risk != "read"
+        resolved = self.resolved
+        return (
+            isinstance(resolved, ResolvedCall) and resolved.tool.risk_for(resolved.args) != "read"
+        )
 
     def approval_request(self) -> ApprovalRequest:
         assert isinstance(self.resolved, ResolvedCall)
@@ -239,7 +242,7 @@ class _PendingCall:
             tool_name=self.name,
             arguments=self.resolved.args.model_dump(mode="json"),
             summary=tool.summary(self.resolved.args),
-            risk=tool.risk,
+            risk=tool.risk_for(self.resolved.args),
             arguments_schema=tool.args_schema.model_json_schema(),
         )
 
@@ -306,7 +309,8 @@ class _ToolNode:
             )
         )
         started = time.monotonic()
-        result, status = await self._outcome(call, decision, ctx)
+        with progress.reporting(_progress_writer(writer, call)):
+            result, status = await self._outcome(call, decision, ctx)
         text, cut = truncate_text(result.text, ctx.limits.max_tool_output_chars)
         truncated = cut or result.truncated
         duration_ms = int((time.monotonic() - started) * 1000)
@@ -359,6 +363,19 @@ class _ToolNode:
             log.exception("tool %s failed unexpectedly", call.name)
             result = ToolResult.error(f"Error: the tool {call.name} failed unexpectedly.")
         return result, "error" if result.is_error else "ok"
+
+
+def _progress_writer(writer: Any, call: _PendingCall) -> progress.Reporter:
+    """A running tool's progress, sent as a further ``tool_start`` of its call (issue 4)."""
+
+    def report(text: str) -> None:
+        writer(
+            ChatChunk(
+                type="tool_start", tool_call_id=call.call_id, tool_name=call.name, content=text
+            )
+        )
+
+    return report
 
 
 def _last_ai(messages: list[AnyMessage]) -> AIMessage | None:

@@ -51,6 +51,10 @@ class AgentTool(ABC, Generic[ArgsT]):
     args_schema: ClassVar[type[BaseModel]]
     risk: ClassVar[RiskClass] = "read"
 
+    def risk_for(self, args: ArgsT) -> RiskClass:
+        """The risk of this call; a tool whose calls differ (device commands) overrides it."""
+        return self.risk
+
     @abstractmethod
     def summary(self, args: ArgsT) -> str:
         """One line saying what this call does, for cards and approval requests."""

@@ -1,0 +1,150 @@
+"""Power and device tools on REAL VPCS nodes of the real GNS3 server (the ``gns3_vpcs_lab``).
+
+The lab (tests/helpers/vpcs_lab) runs the real server and Debian's real VPCS CLI, with test doubles
+only for ubridge and VPCS's version check; it skips, saying why, where namespaces or the VPCS
+package are not available. Everything goes through the scripted model and AgentService: nodes are
+started and stopped with bounded waits, addresses configured (device-config, approved), show and
+ping commands run at once (reads), and destructive or user-refused commands never reach a device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import LinkEnd
+from tests.helpers.agent import ServiceFactory
+from tests.helpers.network_copilot import Copilot, call, open_copilot
+from tests.helpers.scripted_openai import ScriptedOpenAIServer
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
+
+USER_REFUSED = ["^clear arp"]
+
+
+@pytest_asyncio.fixture
+async def vpcs_copilot(
+    gns3_vpcs_lab: Gns3VpcsLab,
+    scripted_openai: ScriptedOpenAIServer,
+    make_service: ServiceFactory,
+) -> AsyncIterator[Copilot]:
+    async with Gns3Client(gns3_vpcs_lab.base_url) as client:
+        token = await client.authenticate(gns3_vpcs_lab.username, gns3_vpcs_lab.password)
+        client.token = token.access_token
+        project = await client.create_project("device-tools")
+        pid = project.project_id
+        try:
+            pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
+            pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
+            await client.create_link(
+                pid,
+                LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
+                LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
+            )
+            access = DeviceAccess(refused_patterns=lambda: USER_REFUSED)
+            yield await open_copilot(make_service, scripted_openai, client, pid, access=access)
+        finally:
+            await client.delete_project(pid)
+
+
+async def _status(cp: Copilot) -> dict[str, str]:
+    return {n.name: n.status for n in await cp.client.list_nodes(cp.project_id)}
+
+
+async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> None:
+    cp = vpcs_copilot
+    # start: reject, then approve with a bounded wait that sees both nodes started
+    _, end = await cp.change(call("start_nodes", {"all": True}), "reject")
+    assert await _status(cp) == {"PC1": "stopped", "PC2": "stopped"}
+    approval, end = await cp.change(call("start_nodes", {"nodes": ["PC1", "pc2"]}), "approve")
+    assert approval.summary == "start PC1, pc2 and wait up to 120 s"
+    assert end.status == "ok" and "2 of 2 node(s) started" in (end.tool_output or "")
+    assert await _status(cp) == {"PC1": "started", "PC2": "started"}
+
+    # configuration is a device-config change: approve with edited lines
+    approval, end = await cp.change(
+        call(
+            "configure_devices",
+            {
+                "devices": [
+                    {"node": "PC1", "lines": ["ip 192.0.2.1/24"]},
+                    {"node": "PC2", "lines": ["ip 192.0.2.9/24"]},
+                ]
+            },
+        ),
+        "edit",
+        arguments={
+            "devices": [
+                {"node": "PC1", "lines": ["ip 192.0.2.1/24"]},
+                {"node": "PC2", "lines": ["ip 192.0.2.2/24"]},
+            ]
+        },
+    )
+    assert approval.risk == "device-config"
+    assert approval.summary == "configure PC1: ip 192.0.2.1/24 | PC2: ip 192.0.2.9/24"
+    assert end.status == "ok", end.tool_output
+
+    # show and ping only read: they run at once, on both devices in one call
+    end = await cp.read(
+        call(
+            "run_device_commands",
+            {
+                "devices": [
+                    {"node": "PC1", "commands": ["show ip"]},
+                    {"node": "PC2", "commands": ["ping 192.0.2.1 -c 2"]},
+                ]
+            },
+        )
+    )
+    output = end.tool_output or ""
+    assert end.status == "ok" and "192.0.2.1/24" in output, output
+    assert output.count("192.0.2.1 icmp_seq=") == 2, output
+
+    # a command that changes the device needs approval; rejected, the address stays
+    approval, end = await cp.change(
+        call(
+            "run_device_commands", {"devices": [{"node": "PC1", "commands": ["ip 192.0.2.77/24"]}]}
+        ),
+        "reject",
+    )
+    assert approval.risk == "device-config" and end.status == "rejected"
+    end = await cp.read(
+        call("run_device_commands", {"devices": [{"node": "PC1", "commands": ["show ip"]}]})
+    )
+    assert "192.0.2.1/24" in (end.tool_output or "") and "192.0.2.77" not in (end.tool_output or "")
+
+    # destructive (built-in list) and user-refused commands never reach the device, even approved
+    _, end = await cp.change(
+        call(
+            "run_device_commands",
+            {
+                "devices": [
+                    {"node": "PC1", "commands": ["quit"]},
+                    {"node": "PC2", "commands": ["clear arp"]},
+                ]
+            },
+        ),
+        "approve",
+    )
+    output = end.tool_output or ""
+    assert end.status == "error" and "Refused on PC1" in output and "Refused on PC2" in output
+    assert "user's refused pattern '^clear arp'" in output
+    assert await _status(cp) == {"PC1": "started", "PC2": "started"}
+
+    # stop: edit (one node only), then approve the rest; statuses follow
+    _, end = await cp.change(
+        call("stop_nodes", {"all": True}), "edit", arguments={"nodes": ["PC2"]}
+    )
+    assert end.status == "ok" and await _status(cp) == {"PC1": "started", "PC2": "stopped"}
+    _, end = await cp.change(call("stop_nodes", {"all": True}), "approve")
+    assert end.status == "ok" and await _status(cp) == {"PC1": "stopped", "PC2": "stopped"}
+    # a stopped node's console is not used; the model is told why
+    end = await cp.read(
+        call("run_device_commands", {"devices": [{"node": "PC1", "commands": ["show ip"]}]})
+    )
+    assert end.status == "error" and "PC1 is stopped; start it" in (end.tool_output or "")
