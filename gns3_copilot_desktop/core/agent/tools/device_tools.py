@@ -33,6 +33,7 @@ from gns3_copilot_desktop.core.agent.tools.common import (
 from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
+    ConsoleTarget,
     DeviceCredentials,
     DeviceJob,
     DeviceOutcome,
@@ -168,8 +169,8 @@ class DeviceAccess:
     secret_store: SecretStore | None = None
     refused_patterns: Callable[[], Sequence[str]] = field(default=lambda: ())
     options: ConsoleOptions = field(default_factory=ConsoleOptions)
-    console_host: str | None = None
-    """Overrides the console host of every node (tests pointing tools at a loopback lab)."""
+    target_for: Callable[[Node, str], ConsoleTarget] = target_for_node
+    """Where a node's console is, given the node and the server URL (`target_for_node`)."""
 
 
 class DeviceRunArgsBase(StrictArgs):
@@ -235,9 +236,7 @@ class _DeviceTool:
         early: dict[str, DeviceOutcome] = {}
         for node, (_, commands, lines) in zip(nodes, wanted, strict=True):
             try:
-                target = target_for_node(node, ctx.server_url or ctx.client.base_url)
-                if self.access.console_host:
-                    target = replace(target, host=self.access.console_host)
+                target = self.access.target_for(node, ctx.server_url or ctx.client.base_url)
                 creds = await self._credentials(ctx, node, args.credential)
             except CopilotError as exc:
                 early[node.name] = DeviceOutcome(node.name, error=exc.user_message)

@@ -65,6 +65,12 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
     assert approval.summary == "start PC1, pc2 and wait up to 120 s"
     assert end.status == "ok" and "2 of 2 node(s) started" in (end.tool_output or "")
     assert await _status(cp) == {"PC1": "started", "PC2": "started"}
+    progress = [
+        c.content or ""
+        for c in cp.log[-1]
+        if c.type == "tool_start" and c.tool_call_id == approval.tool_call_id
+    ]
+    assert progress[0] == approval.summary and any("2/2 started" in p for p in progress[1:])
 
     # configuration is a device-config change: approve with edited lines
     approval, end = await cp.change(
