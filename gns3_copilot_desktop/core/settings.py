@@ -168,6 +168,11 @@ class Settings(_NoSecrets):
     )
     compact_tool_cards: bool = False
     language: str | None = None
+    device_refused_patterns: list[str] = Field(
+        default_factory=list,
+        description="Regular expressions of device commands never sent (added to the built-in "
+        "list of destructive commands).",
+    )
 
     def grant_always_allow(self, server_url: str, project_id: str, tool_name: str) -> None:
         """Let `tool_name` run without asking in this project of this server."""

@@ -15,9 +15,8 @@ from typing import Any
 from gns3_copilot_desktop.core.agent.approval import ApprovalAction, ApprovalDecision
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.service import AgentService
-from gns3_copilot_desktop.core.agent.tools import default_registry
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
-from gns3_copilot_desktop.core.agent.tools.network import network_tools
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from tests.helpers.agent import ServiceFactory, collect, types_of
@@ -123,7 +122,7 @@ async def open_copilot(
 ) -> Copilot:
     """A service with every network tool, a session and a run context on the project."""
     model.set_title_responder()
-    service = await make_service(db_path, tools=default_registry(network_tools(access)))
+    service = await make_service(db_path, tools=network_registry(access))
     session = await service.create_session()
     ctx = RunContext(
         client=client,

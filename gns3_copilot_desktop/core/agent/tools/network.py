@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gns3_copilot_desktop.core.agent.tools import default_registry
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool
 from gns3_copilot_desktop.core.agent.tools.capture_tools import capture_tools
 from gns3_copilot_desktop.core.agent.tools.change_tools import node_change_tools
@@ -11,6 +12,7 @@ from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess, dev
 from gns3_copilot_desktop.core.agent.tools.inspect_tools import inspect_tools
 from gns3_copilot_desktop.core.agent.tools.power_tools import power_tools
 from gns3_copilot_desktop.core.agent.tools.project_tools import project_change_tools
+from gns3_copilot_desktop.core.agent.tools.registry import ToolRegistry
 
 
 def network_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
@@ -23,3 +25,12 @@ def network_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
         *capture_tools(),
         *device_tools(access),
     ]
+
+
+def network_registry(access: DeviceAccess | None = None) -> ToolRegistry:
+    """The registry the app gives `AgentService`: the core's read tools plus every network tool.
+
+    ``access`` carries the secret store (console logins) and the user's refused-command
+    patterns, e.g. ``DeviceAccess(store, lambda: settings.device_refused_patterns)``.
+    """
+    return default_registry(network_tools(access))

@@ -12,10 +12,9 @@ import pytest
 import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
-from gns3_copilot_desktop.core.agent.tools import default_registry
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.agent.tools.layout import overlaps
-from gns3_copilot_desktop.core.agent.tools.network import network_tools
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.devices import ConsoleTarget, DeviceKind
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node
@@ -372,7 +371,7 @@ async def test_always_allow_and_a_pending_approval_across_a_restart(
     )
     await before.service.close()
     assert await gns3_client.list_nodes(pid) == []
-    reopened = await make_service(db, tools=default_registry(network_tools()))
+    reopened = await make_service(db, tools=network_registry())
     [pending] = await reopened.pending_approvals(before.session_id)
     assert (pending.tool_call_id, pending.summary) == (approval.tool_call_id, approval.summary)
     before.service = reopened
