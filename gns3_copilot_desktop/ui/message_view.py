@@ -122,7 +122,8 @@ class CodeBlock(QFrame):
         row.addStretch(1)
         row.addWidget(self.copy_button)
         layout.addLayout(row)
-        # a label, not a text editor: a long answer can hold hundreds of code blocks
+        # a wrapped label, not a text editor: a long answer can hold hundreds of code blocks, and
+        # an editor per block (viewport, scroll bars) made streaming stutter in the benchmark
         self.text_view = _text_label(self, code, markdown=False)
         self.text_view.setFont(monospace_font())
         self.text_view.setAccessibleName(_tr("Code"))
@@ -209,8 +210,9 @@ class TextSegment(QWidget):
     def feed(self, text: str) -> None:
         """Add text; render newly finished blocks once and the open block again."""
         done, open_block = self._stream.feed(text)
-        self._add_blocks(done)
+        # open block first: the layout pass of `_add_blocks` then covers both changes
         self._show_open(open_block)
+        self._add_blocks(done)
         self.renders += 1
 
     def finish(self) -> None:
