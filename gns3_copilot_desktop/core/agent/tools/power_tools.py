@@ -32,6 +32,7 @@ from gns3_copilot_desktop.core.gns3.models import Node
 PowerAction = Literal["start", "stop", "suspend", "reload"]
 POLL_INTERVAL_S = 0.5
 PROGRESS_EVERY_S = 5.0
+UNREACHABLE_LIMIT_S = 20.0
 ALWAYS_ON = frozenset(
     {"ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch", "cloud", "nat"}
 )
@@ -71,6 +72,7 @@ class _Progress:
     started: float = field(default_factory=time.monotonic)
     status: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    wait_error: str | None = None
 
     def pending(self) -> list[str]:
         return [n for n, s in self.status.items() if s != self.wanted and n not in self.errors]
@@ -143,13 +145,22 @@ async def _wait_for_status(
     deadline = time.monotonic() + timeout_s
     last_report = 0.0
     ids = {n.node_id: n.name for n in targets}
-    # reload keeps "started" throughout: only trust the status once the call has returned.
+    unreachable_since: float | None = None
     while True:
         await asyncio.sleep(POLL_INTERVAL_S)
         try:
             nodes = await ctx.client.list_nodes(ctx.project_id)
-        except CopilotError:
-            nodes = []  # a busy server: keep waiting until the deadline
+            unreachable_since = None
+        except Gns3ConnectionError as exc:
+            # A server busy booting nodes may miss a poll; one gone for long ends the wait.
+            unreachable_since = unreachable_since or time.monotonic()
+            if time.monotonic() - unreachable_since >= UNREACHABLE_LIMIT_S:
+                state.wait_error = exc.user_message
+                return
+            nodes = []
+        except CopilotError as exc:
+            state.wait_error = exc.user_message
+            return
         before = dict(state.status)
         for node in nodes:
             if node.node_id in ids:
@@ -157,6 +168,7 @@ async def _wait_for_status(
         if state.status != before or time.monotonic() - last_report >= PROGRESS_EVERY_S:
             progress.report(state.line())
             last_report = time.monotonic()
+        # reload keeps "started" throughout: the status counts once the call has returned.
         if all(task.done() for task in calls) and not state.pending():
             return
         if time.monotonic() >= deadline:
@@ -175,7 +187,9 @@ def _report(
         )
     for name, message in state.errors.items():
         lines.append(f"- {name}: failed: {message}")
-    late = [n for n in state.pending()] if waited else []
+    if state.wait_error:
+        lines.append(f"Stopped waiting: {state.wait_error}")
+    late = list(state.pending()) if waited else []
     for name in late:
         lines.append(
             f"- {name}: still {state.status[name]} after {timeout_s:g} s (it may still be working)"
@@ -191,7 +205,7 @@ def _report(
         "elapsed_s": round(state.elapsed(), 1),
         "always_on": always_on,
     }
-    if state.errors or late:
+    if state.errors or late or state.wait_error:
         return ToolResult(text="\n".join(lines), structured=structured, is_error=True)
     return ToolResult(text="\n".join(lines), structured=structured)
 

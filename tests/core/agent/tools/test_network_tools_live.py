@@ -150,6 +150,10 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         call("stop_nodes", {"all": True}), "edit", arguments={"nodes": ["SW1"], "wait": False}
     )
     assert end.status == "ok" and (await _nodes(cp))["SW1"].status == "started"
+    # a node the server cannot start: its reason comes back, the node stays stopped
+    _, end = await cp.change(call("start_nodes", {"nodes": ["PC1"], "timeout_s": 10}), "approve")
+    assert end.status == "error" and "PC1: failed:" in (end.tool_output or "")
+    assert "VPCS" in (end.tool_output or "") and (await _nodes(cp))["PC1"].status == "stopped"
 
     # rename / move: approve, reject, edit
     _, end = await cp.change(
