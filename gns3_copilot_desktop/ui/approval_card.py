@@ -35,14 +35,15 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backend import UserDecision
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ApprovalCard", text)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
+    """Mark `text` for translation where it is defined; it is translated where it is shown."""
+    return text
 
 
 _RISK_TEXT = {
-    "read": "reads only",
-    "change": "changes the project",
-    "device-config": "configures a device",
+    "read": QT_TRANSLATE_NOOP("ApprovalCard", "reads only"),
+    "change": QT_TRANSLATE_NOOP("ApprovalCard", "changes the project"),
+    "device-config": QT_TRANSLATE_NOOP("ApprovalCard", "configures a device"),
 }
 
 
@@ -53,7 +54,9 @@ class ArgumentField:
         self.name = name
         self.kind = _kind(schema, value)
         self.widget = self._make(schema, value, parent)
-        self.widget.setAccessibleName(_tr("Argument %1").replace("%1", name))
+        self.widget.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Argument %1").replace("%1", name)
+        )
         if schema.get("description"):
             self.widget.setToolTip(str(schema["description"]))
 
@@ -131,11 +134,14 @@ class ApprovalItem(QFrame):
         self.request = request
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
-        risk = _tr(_RISK_TEXT.get(request.risk, request.risk))
+        risk_text = _RISK_TEXT.get(request.risk, request.risk)
+        risk = QCoreApplication.translate("ApprovalCard", risk_text)
         title = QLabel(f"<b>{_escape(request.tool_name)}</b> — {_escape(request.summary)}", self)
         title.setWordWrap(True)
         title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        risk_label = QLabel(_tr("Risk: %1").replace("%1", risk), self)
+        risk_label = QLabel(
+            QCoreApplication.translate("ApprovalCard", "Risk: %1").replace("%1", risk), self
+        )
         risk_label.setObjectName("stateWaiting")
         layout.addWidget(title)
         layout.addWidget(risk_label)
@@ -154,11 +160,17 @@ class ApprovalItem(QFrame):
         self._initial = {f.name: f.value() for f in self.fields}
         layout.addLayout(form)
         row = QHBoxLayout()
-        self.approve = QRadioButton(_tr("Approve"), self)
-        self.reject = QRadioButton(_tr("Reject"), self)
+        self.approve = QRadioButton(QCoreApplication.translate("ApprovalCard", "Approve"), self)
+        self.reject = QRadioButton(QCoreApplication.translate("ApprovalCard", "Reject"), self)
         self.approve.setChecked(True)
-        self.approve.setAccessibleName(_tr("Approve %1").replace("%1", request.tool_name))
-        self.reject.setAccessibleName(_tr("Reject %1").replace("%1", request.tool_name))
+        self.approve.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Approve %1").replace(
+                "%1", request.tool_name
+            )
+        )
+        self.reject.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", request.tool_name)
+        )
         group = QButtonGroup(self)
         group.addButton(self.approve)
         group.addButton(self.reject)
@@ -167,16 +179,25 @@ class ApprovalItem(QFrame):
         row.addStretch(1)
         layout.addLayout(row)
         self.reason = QLineEdit(self)
-        self.reason.setPlaceholderText(_tr("Reason for rejecting (optional, the model sees it)"))
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate(
+                "ApprovalCard", "Reason for rejecting (optional, the model sees it)"
+            )
+        )
         self.reason.setAccessibleName(
-            _tr("Reason for rejecting %1").replace("%1", request.tool_name)
+            QCoreApplication.translate("ApprovalCard", "Reason for rejecting %1").replace(
+                "%1", request.tool_name
+            )
         )
         self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.reason.setEnabled(False)
         self.reject.toggled.connect(self.reason.setEnabled)
         layout.addWidget(self.reason)
         self.always = QCheckBox(
-            _tr("Always allow %1 in this project").replace("%1", request.tool_name), self
+            QCoreApplication.translate("ApprovalCard", "Always allow %1 in this project").replace(
+                "%1", request.tool_name
+            ),
+            self,
         )
         self.always.setAccessibleName(self.always.text())
         self.approve.toggled.connect(self.always.setEnabled)
@@ -214,11 +235,13 @@ class ApprovalCard(QFrame):
     def __init__(self, requests: list[ApprovalRequest], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("approvalCard")
-        self.setAccessibleName(_tr("Approval needed"))
+        self.setAccessibleName(QCoreApplication.translate("ApprovalCard", "Approval needed"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         heading = QLabel(
-            _tr("The assistant wants to run %n tool call(s):").replace("%n", str(len(requests))),
+            QCoreApplication.translate(
+                "ApprovalCard", "The assistant wants to run %n tool call(s):", "", len(requests)
+            ),
             self,
         )
         heading.setWordWrap(True)
@@ -229,16 +252,26 @@ class ApprovalCard(QFrame):
             layout.addWidget(item)
         buttons = QHBoxLayout()
         self.submit_button = QPushButton(
-            _tr("Submit decisions") if len(requests) > 1 else _tr("Approve"), self
+            QCoreApplication.translate("ApprovalCard", "Submit decisions")
+            if len(requests) > 1
+            else QCoreApplication.translate("ApprovalCard", "Approve"),
+            self,
         )
         self.submit_button.setDefault(True)
         self.submit_button.setAccessibleName(self.submit_button.text())
         self.submit_button.clicked.connect(self.submit)
-        self.approve_all_button = QPushButton(_tr("Approve all"), self)
-        self.approve_all_button.setAccessibleName(_tr("Approve all"))
+        self.approve_all_button = QPushButton(
+            QCoreApplication.translate("ApprovalCard", "Approve all"), self
+        )
+        self.approve_all_button.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Approve all")
+        )
         self.approve_all_button.clicked.connect(self.approve_all)
         self.reject_all_button = QPushButton(
-            _tr("Reject all") if len(requests) > 1 else _tr("Reject"), self
+            QCoreApplication.translate("ApprovalCard", "Reject all")
+            if len(requests) > 1
+            else QCoreApplication.translate("ApprovalCard", "Reject"),
+            self,
         )
         self.reject_all_button.setAccessibleName(self.reject_all_button.text())
         self.reject_all_button.clicked.connect(self.reject_all)
@@ -262,7 +295,11 @@ class ApprovalCard(QFrame):
         self._done = False
 
     def _single_toggled(self, rejecting: bool) -> None:
-        self.submit_button.setText(_tr("Reject") if rejecting else _tr("Approve"))
+        self.submit_button.setText(
+            QCoreApplication.translate("ApprovalCard", "Reject")
+            if rejecting
+            else QCoreApplication.translate("ApprovalCard", "Approve")
+        )
 
     def approve_all(self, *_: object) -> None:
         """Approve every call as shown (edits included) and submit."""
@@ -291,7 +328,9 @@ class ApprovalCard(QFrame):
         for button in (self.submit_button, self.approve_all_button, self.reject_all_button):
             button.hide()
         approved = sum(1 for d in decisions if d.action == "approve")
-        text = _tr("%1 approved, %2 rejected").replace("%1", str(approved))
+        text = QCoreApplication.translate("ApprovalCard", "%1 approved, %2 rejected").replace(
+            "%1", str(approved)
+        )
         self.result_label.setText(text.replace("%2", str(len(decisions) - approved)))
         self.result_label.show()
         self.decided.emit(decisions)

@@ -34,10 +34,6 @@ from gns3_copilot_desktop.ui.theme import style_sheet
 WIDE_PX = 700
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ChatPanel", text)
-
-
 class ChatPanel(QWidget):
     """Sessions + conversation + composer for one project's backend."""
 
@@ -64,20 +60,26 @@ class ChatPanel(QWidget):
         bar.setContentsMargins(6, 4, 6, 2)
         bar.setSpacing(8)
         self.sessions_toggle = QToolButton(self)
-        self.sessions_toggle.setText(_tr("☰ Sessions"))
+        self.sessions_toggle.setText(QCoreApplication.translate("ChatPanel", "☰ Sessions"))
         self.sessions_toggle.setCheckable(True)
-        self.sessions_toggle.setAccessibleName(_tr("Show sessions"))
-        self.title_label = QLabel(_tr("New conversation"), self)
-        self.title_label.setAccessibleName(_tr("Session title"))
+        self.sessions_toggle.setAccessibleName(
+            QCoreApplication.translate("ChatPanel", "Show sessions")
+        )
+        self.title_label = QLabel(QCoreApplication.translate("ChatPanel", "New conversation"), self)
+        self.title_label.setAccessibleName(QCoreApplication.translate("ChatPanel", "Session title"))
         self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
         self.compact_toggle = QToolButton(self)
-        self.compact_toggle.setText(_tr("Compact"))
+        self.compact_toggle.setText(QCoreApplication.translate("ChatPanel", "Compact"))
         self.compact_toggle.setCheckable(True)
-        self.compact_toggle.setAccessibleName(_tr("Compact tool cards"))
-        self.compact_toggle.setToolTip(_tr("Hide tool cards behind a count"))
+        self.compact_toggle.setAccessibleName(
+            QCoreApplication.translate("ChatPanel", "Compact tool cards")
+        )
+        self.compact_toggle.setToolTip(
+            QCoreApplication.translate("ChatPanel", "Hide tool cards behind a count")
+        )
         bar.addWidget(self.sessions_toggle)
         bar.addWidget(self.title_label, 1)
         bar.addWidget(self.compact_toggle)
@@ -149,7 +151,11 @@ class ChatPanel(QWidget):
         self.session_id = session_id
         self.sessions.set_current(session_id)
         entry = next((e for e in self.sessions.entries if e.session_id == session_id), None)
-        self.title_label.setText(entry.title if entry and entry.title else _tr("New conversation"))
+        self.title_label.setText(
+            entry.title
+            if entry and entry.title
+            else QCoreApplication.translate("ChatPanel", "New conversation")
+        )
         self.status.reset()
         history = await self._backend.get_history(session_id)
         if self.session_id == session_id:
@@ -160,7 +166,7 @@ class ChatPanel(QWidget):
         if session_id == self.session_id or self.sessions.current_session is None:
             self.session_id = None
             self.view.clear()
-            self.title_label.setText(_tr("New conversation"))
+            self.title_label.setText(QCoreApplication.translate("ChatPanel", "New conversation"))
 
     def _title(self, session_id: str, title: str) -> None:
         self.sessions.update_title(session_id, title)
@@ -204,13 +210,17 @@ class ChatPanel(QWidget):
     def _started(self) -> None:
         self.composer.set_running(True)
         self.status.set_working(True)
-        self.announcer.announce(_tr("The assistant is answering."))
+        self.announcer.announce(
+            QCoreApplication.translate("ChatPanel", "The assistant is answering.")
+        )
 
     def _approvals(self, requests: list[ApprovalRequest]) -> None:
         self._awaiting_approval = True
         self.view.show_approvals(requests)
         self.announcer.announce(
-            _tr("Approval needed for %n tool call(s).").replace("%n", str(len(requests)))
+            QCoreApplication.translate(
+                "ChatPanel", "Approval needed for %n tool call(s).", "", len(requests)
+            )
         )
 
     def _usage(self, chunk: ChatChunk) -> None:
@@ -218,14 +228,18 @@ class ChatPanel(QWidget):
 
     def _error(self, message: str, kind: str) -> None:
         self.view.show_error(message, kind)
-        self.announcer.announce(_tr("Error: %1").replace("%1", message))
+        self.announcer.announce(
+            QCoreApplication.translate("ChatPanel", "Error: %1").replace("%1", message)
+        )
 
     def _finished(self, outcome: str) -> None:
         self.view.finish_turn("awaiting" if self._awaiting_approval else outcome)
         self.composer.set_running(False)
         self.status.set_working(False)
         if outcome == "done" and not self._awaiting_approval:
-            self.announcer.announce(_tr("The answer is complete."))
+            self.announcer.announce(
+                QCoreApplication.translate("ChatPanel", "The answer is complete.")
+            )
         elif outcome == "stopped":
-            self.announcer.announce(_tr("Stopped."))
+            self.announcer.announce(QCoreApplication.translate("ChatPanel", "Stopped."))
         spawn(self.sessions.refresh())

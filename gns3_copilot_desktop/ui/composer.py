@@ -21,10 +21,6 @@ from PyQt6.QtWidgets import (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Composer", text)
-
-
 class ComposerEdit(QPlainTextEdit):
     """The text box: Enter submits, Shift+Enter inserts a newline, Esc cancels."""
 
@@ -63,8 +59,12 @@ class Composer(QWidget):
         self.reason_label.hide()
         layout.addWidget(self.reason_label)
         self.edit = ComposerEdit(self)
-        self.edit.setPlaceholderText(_tr("Message the copilot (Enter sends, Shift+Enter new line)"))
-        self.edit.setAccessibleName(_tr("Message"))
+        self.edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "Composer", "Message the copilot (Enter sends, Shift+Enter new line)"
+            )
+        )
+        self.edit.setAccessibleName(QCoreApplication.translate("Composer", "Message"))
         self.edit.setTabChangesFocus(True)
         self.edit.setMinimumWidth(60)
         self.edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -75,20 +75,26 @@ class Composer(QWidget):
         layout.addWidget(self.edit)
         row = QHBoxLayout()
         self.model_combo = QComboBox(self)
-        self.model_combo.setAccessibleName(_tr("Model"))
-        self.model_combo.setToolTip(_tr("The model that answers"))
-        self.model_combo.setPlaceholderText(_tr("No model configured"))
+        self.model_combo.setAccessibleName(QCoreApplication.translate("Composer", "Model"))
+        self.model_combo.setToolTip(
+            QCoreApplication.translate("Composer", "The model that answers")
+        )
+        self.model_combo.setPlaceholderText(
+            QCoreApplication.translate("Composer", "No model configured")
+        )
         self.model_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.model_combo.setMinimumContentsLength(8)
         self.model_combo.currentIndexChanged.connect(self._model_selected)
-        self.send_button = QPushButton(_tr("Send"), self)
-        self.send_button.setAccessibleName(_tr("Send message"))
+        self.send_button = QPushButton(QCoreApplication.translate("Composer", "Send"), self)
+        self.send_button.setAccessibleName(QCoreApplication.translate("Composer", "Send message"))
         self.send_button.clicked.connect(self.submit)
-        self.stop_button = QPushButton(_tr("Stop"), self)
-        self.stop_button.setAccessibleName(_tr("Stop the answer"))
-        self.stop_button.setToolTip(_tr("Stop (Esc)"))
+        self.stop_button = QPushButton(QCoreApplication.translate("Composer", "Stop"), self)
+        self.stop_button.setAccessibleName(
+            QCoreApplication.translate("Composer", "Stop the answer")
+        )
+        self.stop_button.setToolTip(QCoreApplication.translate("Composer", "Stop (Esc)"))
         self.stop_button.clicked.connect(self._cancel)
         self.stop_button.hide()
         row.addWidget(self.model_combo, 1)

@@ -44,10 +44,6 @@ HISTORY_BATCH = 20
 CHUNK_BLOCKS = 16
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MessageView", text)
-
-
 class BlockLabel(QLabel):
     """A label whose height-for-width is remembered per width.
 
@@ -112,11 +108,11 @@ class CodeBlock(QFrame):
         layout.setContentsMargins(4, 2, 4, 4)
         layout.setSpacing(2)
         row = QHBoxLayout()
-        lang = QLabel(language or _tr("code"), self)
+        lang = QLabel(language or QCoreApplication.translate("MessageView", "code"), self)
         lang.setObjectName("muted")
         self.copy_button = QToolButton(self)
-        self.copy_button.setText(_tr("Copy"))
-        self.copy_button.setAccessibleName(_tr("Copy code"))
+        self.copy_button.setText(QCoreApplication.translate("MessageView", "Copy"))
+        self.copy_button.setAccessibleName(QCoreApplication.translate("MessageView", "Copy code"))
         self.copy_button.clicked.connect(self.copy)
         row.addWidget(lang)
         row.addStretch(1)
@@ -126,7 +122,7 @@ class CodeBlock(QFrame):
         # an editor per block (viewport, scroll bars) made streaming stutter in the benchmark
         self.text_view = _text_label(self, code, markdown=False)
         self.text_view.setFont(monospace_font())
-        self.text_view.setAccessibleName(_tr("Code"))
+        self.text_view.setAccessibleName(QCoreApplication.translate("MessageView", "Code"))
         layout.addWidget(self.text_view)
 
     def copy(self, *_: object) -> None:
@@ -134,7 +130,7 @@ class CodeBlock(QFrame):
         clipboard = QGuiApplication.clipboard()
         if clipboard is not None:
             clipboard.setText(self.code)
-        self.copy_button.setText(_tr("Copied"))
+        self.copy_button.setText(QCoreApplication.translate("MessageView", "Copied"))
 
 
 class _Chunk(QWidget):
@@ -284,7 +280,7 @@ class UserBubble(QFrame):
         layout.setContentsMargins(10, 6, 10, 6)
         self.label = _text_label(self, text, markdown=False)
         layout.addWidget(self.label)
-        self.setAccessibleName(_tr("You wrote"))
+        self.setAccessibleName(QCoreApplication.translate("MessageView", "You wrote"))
 
 
 class ErrorBanner(QFrame):
@@ -298,16 +294,24 @@ class ErrorBanner(QFrame):
         self.message = message
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
-        self.label = _text_label(self, "⚠ " + (message or _tr("The answer failed.")), False)
+        self.label = _text_label(
+            self,
+            "⚠ " + (message or QCoreApplication.translate("MessageView", "The answer failed.")),
+            False,
+        )
         self.label.setObjectName("errorText")
         if kind:
             self.label.setToolTip(kind)
-        self.retry_button = QPushButton(_tr("Retry"), self)
-        self.retry_button.setAccessibleName(_tr("Retry the last message"))
+        self.retry_button = QPushButton(QCoreApplication.translate("MessageView", "Retry"), self)
+        self.retry_button.setAccessibleName(
+            QCoreApplication.translate("MessageView", "Retry the last message")
+        )
         self.retry_button.clicked.connect(self._retry)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.setAccessibleName(_tr("Error: %1").replace("%1", message))
+        self.setAccessibleName(
+            QCoreApplication.translate("MessageView", "Error: %1").replace("%1", message)
+        )
 
     def _retry(self, *_: object) -> None:
         self.retry_button.setEnabled(False)
@@ -326,7 +330,7 @@ class AssistantMessage(QWidget):
         self._segment: TextSegment | None = None
         self.segments: list[TextSegment] = []
         self.groups: list[ToolGroup] = []
-        self.setAccessibleName(_tr("Assistant"))
+        self.setAccessibleName(QCoreApplication.translate("MessageView", "Assistant"))
 
     @property
     def text(self) -> str:
@@ -384,7 +388,7 @@ class MessageView(QScrollArea):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName(_tr("Conversation"))
+        self.setAccessibleName(QCoreApplication.translate("MessageView", "Conversation"))
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -393,8 +397,12 @@ class MessageView(QScrollArea):
         self._layout = QVBoxLayout(self._container)
         self._layout.setContentsMargins(8, 8, 8, 8)
         self._layout.setSpacing(8)
-        self.earlier_button = QPushButton(_tr("Show earlier messages"), self._container)
-        self.earlier_button.setAccessibleName(_tr("Show earlier messages"))
+        self.earlier_button = QPushButton(
+            QCoreApplication.translate("MessageView", "Show earlier messages"), self._container
+        )
+        self.earlier_button.setAccessibleName(
+            QCoreApplication.translate("MessageView", "Show earlier messages")
+        )
         self.earlier_button.clicked.connect(self.load_earlier)
         self.earlier_button.hide()
         self._layout.addWidget(self.earlier_button)
@@ -409,11 +417,17 @@ class MessageView(QScrollArea):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setObjectName("muted")
         self._layout.insertWidget(1, self.empty_label)
-        self.set_empty_text(_tr("Ask about your GNS3 project, or ask the assistant to build it."))
+        self.set_empty_text(
+            QCoreApplication.translate(
+                "MessageView", "Ask about your GNS3 project, or ask the assistant to build it."
+            )
+        )
 
         self.jump_button = QToolButton(self)
-        self.jump_button.setText(_tr("↓ Jump to latest"))
-        self.jump_button.setAccessibleName(_tr("Jump to the latest message"))
+        self.jump_button.setText(QCoreApplication.translate("MessageView", "↓ Jump to latest"))
+        self.jump_button.setAccessibleName(
+            QCoreApplication.translate("MessageView", "Jump to the latest message")
+        )
         self.jump_button.clicked.connect(self.jump_to_latest)
         self.jump_button.hide()
 

@@ -31,10 +31,6 @@ SEARCH_DELAY_MS = 250
 _ROLE = Qt.ItemDataRole.UserRole
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SessionsPanel", text)
-
-
 def relative_time(when: datetime, now: datetime | None = None) -> str:
     """'just now', '5 min ago', '3 h ago', 'yesterday', '4 days ago' or the date."""
     now = now or datetime.now(UTC)
@@ -42,16 +38,20 @@ def relative_time(when: datetime, now: datetime | None = None) -> str:
         when = when.replace(tzinfo=UTC)
     seconds = (now - when).total_seconds()
     if seconds < 60:
-        return _tr("just now")
+        return QCoreApplication.translate("SessionsPanel", "just now")
     if seconds < 3600:
-        return _tr("%1 min ago").replace("%1", str(int(seconds // 60)))
+        return QCoreApplication.translate("SessionsPanel", "%1 min ago").replace(
+            "%1", str(int(seconds // 60))
+        )
     if seconds < 86400:
-        return _tr("%1 h ago").replace("%1", str(int(seconds // 3600)))
+        return QCoreApplication.translate("SessionsPanel", "%1 h ago").replace(
+            "%1", str(int(seconds // 3600))
+        )
     days = int(seconds // 86400)
     if days == 1:
-        return _tr("yesterday")
+        return QCoreApplication.translate("SessionsPanel", "yesterday")
     if days < 7:
-        return _tr("%1 days ago").replace("%1", str(days))
+        return QCoreApplication.translate("SessionsPanel", "%1 days ago").replace("%1", str(days))
     return when.astimezone().strftime("%Y-%m-%d")
 
 
@@ -70,26 +70,42 @@ class SessionsPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(4)
         self.search_edit = QLineEdit(self)
-        self.search_edit.setPlaceholderText(_tr("Search titles and messages"))
-        self.search_edit.setAccessibleName(_tr("Search sessions"))
+        self.search_edit.setPlaceholderText(
+            QCoreApplication.translate("SessionsPanel", "Search titles and messages")
+        )
+        self.search_edit.setAccessibleName(
+            QCoreApplication.translate("SessionsPanel", "Search sessions")
+        )
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.search_edit)
         row = QHBoxLayout()
-        self.new_button = self._button(_tr("New"), _tr("New session"), self.new_session)
-        self.rename_button = self._button(
-            _tr("Rename"), _tr("Rename session"), self.rename_selected
+        self.new_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "New"),
+            QCoreApplication.translate("SessionsPanel", "New session"),
+            self.new_session,
         )
-        self.pin_button = self._button(_tr("Pin"), _tr("Pin or unpin session"), self.toggle_pin)
+        self.rename_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Rename"),
+            QCoreApplication.translate("SessionsPanel", "Rename session"),
+            self.rename_selected,
+        )
+        self.pin_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Pin"),
+            QCoreApplication.translate("SessionsPanel", "Pin or unpin session"),
+            self.toggle_pin,
+        )
         self.delete_button = self._button(
-            _tr("Delete"), _tr("Delete session"), self.delete_selected
+            QCoreApplication.translate("SessionsPanel", "Delete"),
+            QCoreApplication.translate("SessionsPanel", "Delete session"),
+            self.delete_selected,
         )
         for button in (self.new_button, self.rename_button, self.pin_button, self.delete_button):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
         self.list = QListWidget(self)
-        self.list.setAccessibleName(_tr("Sessions"))
+        self.list.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Sessions"))
         self.list.setWordWrap(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(False)
@@ -139,13 +155,13 @@ class SessionsPanel(QWidget):
         self.list.clear()
         now = datetime.now(UTC)
         for entry in entries:
-            title = entry.title or _tr("New conversation")
+            title = entry.title or QCoreApplication.translate("SessionsPanel", "New conversation")
             first = ("★ " if entry.pinned else "") + title
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
             item = QListWidgetItem(f"{first}\n{second}")
             item.setData(_ROLE, entry.session_id)
             item.setToolTip(title)
-            pinned = _tr(", pinned") if entry.pinned else ""
+            pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
             self.list.addItem(item)
         self._select(self._current)
@@ -181,7 +197,11 @@ class SessionsPanel(QWidget):
         for button in (self.rename_button, self.pin_button, self.delete_button):
             button.setEnabled(has)
         entry = self.selected_entry()
-        self.pin_button.setText(_tr("Unpin") if entry and entry.pinned else _tr("Pin"))
+        self.pin_button.setText(
+            QCoreApplication.translate("SessionsPanel", "Unpin")
+            if entry and entry.pinned
+            else QCoreApplication.translate("SessionsPanel", "Pin")
+        )
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -208,7 +228,11 @@ class SessionsPanel(QWidget):
         if entry is None:
             return
         title, ok = QInputDialog.getText(
-            self, _tr("Rename session"), _tr("Title:"), QLineEdit.EchoMode.Normal, entry.title
+            self,
+            QCoreApplication.translate("SessionsPanel", "Rename session"),
+            QCoreApplication.translate("SessionsPanel", "Title:"),
+            QLineEdit.EchoMode.Normal,
+            entry.title,
         )
         if ok and title.strip():
             spawn(self._run(self._backend.rename_session(entry.session_id, title.strip())))
@@ -226,9 +250,11 @@ class SessionsPanel(QWidget):
             return
         answer = QMessageBox.question(
             self,
-            _tr("Delete session"),
-            _tr("Delete “%1” and its whole conversation? This cannot be undone.").replace(
-                "%1", entry.title or _tr("New conversation")
+            QCoreApplication.translate("SessionsPanel", "Delete session"),
+            QCoreApplication.translate(
+                "SessionsPanel", "Delete “%1” and its whole conversation? This cannot be undone."
+            ).replace(
+                "%1", entry.title or QCoreApplication.translate("SessionsPanel", "New conversation")
             ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,

@@ -10,10 +10,6 @@ from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QWid
 from gns3_copilot_desktop.core.protocol import TokenUsage
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("StatusLine", text)
-
-
 def compact_number(n: int) -> str:
     """1234 -> '1.2k', 128000 -> '128k', 999 -> '999'."""
     if n < 1000:
@@ -34,13 +30,15 @@ class StatusLine(QWidget):
         layout.setContentsMargins(8, 2, 8, 2)
         layout.setSpacing(8)
         self.working_label = QLabel(self)
-        self.working_label.setAccessibleName(_tr("Activity"))
+        self.working_label.setAccessibleName(QCoreApplication.translate("StatusLine", "Activity"))
         self.tokens_label = QLabel(self)
         self.tokens_label.setObjectName("muted")
-        self.tokens_label.setAccessibleName(_tr("Token usage"))
+        self.tokens_label.setAccessibleName(QCoreApplication.translate("StatusLine", "Token usage"))
         self.tokens_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.context_meter = QProgressBar(self)
-        self.context_meter.setAccessibleName(_tr("Context used"))
+        self.context_meter.setAccessibleName(
+            QCoreApplication.translate("StatusLine", "Context used")
+        )
         self.context_meter.setMaximumWidth(110)
         self.context_meter.setMinimumWidth(60)
         self.context_meter.setTextVisible(True)
@@ -88,8 +86,14 @@ class StatusLine(QWidget):
 
     def _refresh_usage(self) -> None:
         u = self.usage
-        self.tokens_label.setText(_tr("%1 tokens").replace("%1", compact_number(u.total_tokens)))
-        detail = _tr("Session: %1 input and %2 output tokens").replace("%1", f"{u.input_tokens:,}")
+        self.tokens_label.setText(
+            QCoreApplication.translate("StatusLine", "%1 tokens").replace(
+                "%1", compact_number(u.total_tokens)
+            )
+        )
+        detail = QCoreApplication.translate(
+            "StatusLine", "Session: %1 input and %2 output tokens"
+        ).replace("%1", f"{u.input_tokens:,}")
         detail = detail.replace("%2", f"{u.output_tokens:,}")
         self.tokens_label.setToolTip(detail)
         self.tokens_label.setAccessibleDescription(detail)
@@ -104,7 +108,9 @@ class StatusLine(QWidget):
             meter = f"{compact_number(used) if used else '—'} / —"
         self.context_meter.setFormat(meter)
         self.context_meter.setToolTip(
-            _tr("Context used by the next request: %1").replace("%1", meter)
+            QCoreApplication.translate(
+                "StatusLine", "Context used by the next request: %1"
+            ).replace("%1", meter)
         )
         self.context_meter.setAccessibleDescription(meter)
 
@@ -137,4 +143,6 @@ class StatusLine(QWidget):
             self.working_label.setText("")
             return
         seconds = int(time.monotonic() - self._started)
-        self.working_label.setText(_tr("working · %1 s").replace("%1", str(seconds)))
+        self.working_label.setText(
+            QCoreApplication.translate("StatusLine", "working · %1 s").replace("%1", str(seconds))
+        )

@@ -34,10 +34,6 @@ _LONG_LINES = HEAD_LINES + TAIL_LINES + 10
 _LONG_CHARS = 6000
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ToolCard", text)
-
-
 class ToolState(enum.Enum):
     """The life of a tool call as the card shows it."""
 
@@ -53,13 +49,15 @@ class ToolState(enum.Enum):
     def label(self) -> str:
         """Translated text of the state."""
         return {
-            ToolState.QUEUED: _tr("queued"),
-            ToolState.AWAITING_APPROVAL: _tr("awaiting approval"),
-            ToolState.RUNNING: _tr("running"),
-            ToolState.DONE: _tr("done"),
-            ToolState.ERROR: _tr("error"),
-            ToolState.REJECTED: _tr("rejected"),
-            ToolState.CANCELLED: _tr("cancelled"),
+            ToolState.QUEUED: QCoreApplication.translate("ToolCard", "queued"),
+            ToolState.AWAITING_APPROVAL: QCoreApplication.translate(
+                "ToolCard", "awaiting approval"
+            ),
+            ToolState.RUNNING: QCoreApplication.translate("ToolCard", "running"),
+            ToolState.DONE: QCoreApplication.translate("ToolCard", "done"),
+            ToolState.ERROR: QCoreApplication.translate("ToolCard", "error"),
+            ToolState.REJECTED: QCoreApplication.translate("ToolCard", "rejected"),
+            ToolState.CANCELLED: QCoreApplication.translate("ToolCard", "cancelled"),
         }[self]
 
     @property
@@ -98,12 +96,16 @@ _STATE_STYLE = {
 def format_duration(ms: float) -> str:
     """1234 -> '1.2 s', 65000 -> '1 min 5 s', 80 -> '80 ms'."""
     if ms < 1000:
-        return _tr("%1 ms").replace("%1", str(int(ms)))
+        return QCoreApplication.translate("ToolCard", "%1 ms").replace("%1", str(int(ms)))
     seconds = ms / 1000
     if seconds < 60:
-        return _tr("%1 s").replace("%1", f"{seconds:.1f}")
+        return QCoreApplication.translate("ToolCard", "%1 s").replace("%1", f"{seconds:.1f}")
     minutes, rest = divmod(int(seconds), 60)
-    return _tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(rest))
+    return (
+        QCoreApplication.translate("ToolCard", "%1 min %2 s")
+        .replace("%1", str(minutes))
+        .replace("%2", str(rest))
+    )
 
 
 def head_and_tail(text: str) -> tuple[str, int] | None:
@@ -111,12 +113,16 @@ def head_and_tail(text: str) -> tuple[str, int] | None:
     lines = text.split("\n")
     if len(lines) > _LONG_LINES:
         hidden = len(lines) - HEAD_LINES - TAIL_LINES
-        marker = _tr("… %1 lines hidden …").replace("%1", str(hidden))
+        marker = QCoreApplication.translate("ToolCard", "… %1 lines hidden …").replace(
+            "%1", str(hidden)
+        )
         return "\n".join([*lines[:HEAD_LINES], marker, *lines[-TAIL_LINES:]]), hidden
     if len(text) > _LONG_CHARS:
         half = _LONG_CHARS // 2
         hidden_lines = text[half:-half].count("\n")
-        marker = _tr("\n… %1 characters hidden …\n").replace("%1", str(len(text) - 2 * half))
+        marker = QCoreApplication.translate("ToolCard", "\n… %1 characters hidden …\n").replace(
+            "%1", str(len(text) - 2 * half)
+        )
         return text[:half] + marker + text[-half:], hidden_lines
     return None
 
@@ -221,9 +227,13 @@ class ToolCard(QFrame):
         self.state_label = QLabel(self)
         self.duration_label = QLabel(self)
         self.duration_label.setObjectName("muted")
-        self.badge = QLabel(_tr("truncated"), self)
+        self.badge = QLabel(QCoreApplication.translate("ToolCard", "truncated"), self)
         self.badge.setObjectName("truncatedBadge")
-        self.badge.setToolTip(_tr("The model saw a shortened version of this output."))
+        self.badge.setToolTip(
+            QCoreApplication.translate(
+                "ToolCard", "The model saw a shortened version of this output."
+            )
+        )
         self.badge.hide()
         row.addWidget(self.toggle)
         row.addWidget(self.title_label, 1)
@@ -240,9 +250,15 @@ class ToolCard(QFrame):
         self.state_label.setStyleSheet("")  # re-polish after the objectName change
         self.duration_label.setText(self.duration_text())
         self.badge.setVisible(self.truncated)
-        name = _tr("Tool %1: %2, %3").replace("%1", self.tool_name)
+        name = QCoreApplication.translate("ToolCard", "Tool %1: %2, %3").replace(
+            "%1", self.tool_name
+        )
         name = name.replace("%2", self.summary).replace("%3", self.state.label)
-        self.toggle.setAccessibleName(_tr("Show details of %1").replace("%1", self.tool_name))
+        self.toggle.setAccessibleName(
+            QCoreApplication.translate("ToolCard", "Show details of %1").replace(
+                "%1", self.tool_name
+            )
+        )
         self.setAccessibleName(name)
 
     def duration_text(self) -> str:
@@ -252,7 +268,7 @@ class ToolCard(QFrame):
         if self.state is ToolState.RUNNING and self._started_at is not None:
             # whole seconds while ticking: a changing "ms" figure would only flicker
             seconds = int(time.monotonic() - self._started_at)
-            return _tr("%1 s").replace("%1", str(seconds))
+            return QCoreApplication.translate("ToolCard", "%1 s").replace("%1", str(seconds))
         return ""
 
     # --- state ----------------------------------------------------------------------------
@@ -313,15 +329,21 @@ class ToolCard(QFrame):
         body = QWidget(self)
         layout = QVBoxLayout(body)
         layout.setContentsMargins(22, 0, 0, 4)
-        layout.addWidget(QLabel(_tr("Arguments"), body))
+        layout.addWidget(QLabel(QCoreApplication.translate("ToolCard", "Arguments"), body))
         args = json.dumps(self.arguments, indent=2, ensure_ascii=False)
-        self.arguments_view = ReadOnlyText(args, _tr("Arguments"), 12, body)
+        self.arguments_view = ReadOnlyText(
+            args, QCoreApplication.translate("ToolCard", "Arguments"), 12, body
+        )
         layout.addWidget(self.arguments_view)
-        layout.addWidget(QLabel(_tr("Output"), body))
-        self._output_view = ReadOnlyText("", _tr("Output"), 24, body)
+        layout.addWidget(QLabel(QCoreApplication.translate("ToolCard", "Output"), body))
+        self._output_view = ReadOnlyText(
+            "", QCoreApplication.translate("ToolCard", "Output"), 24, body
+        )
         layout.addWidget(self._output_view)
-        self._show_all = QPushButton(_tr("Show all"), body)
-        self._show_all.setAccessibleName(_tr("Show the whole output"))
+        self._show_all = QPushButton(QCoreApplication.translate("ToolCard", "Show all"), body)
+        self._show_all.setAccessibleName(
+            QCoreApplication.translate("ToolCard", "Show the whole output")
+        )
         self._show_all.clicked.connect(self.show_all)
         layout.addWidget(self._show_all, 0, Qt.AlignmentFlag.AlignLeft)
         self._body = body
@@ -340,7 +362,11 @@ class ToolCard(QFrame):
 
     def _fill_output(self) -> None:
         assert self._output_view is not None and self._show_all is not None
-        text = self.output or (_tr("(no output yet)") if not self.state.finished else "")
+        text = self.output or (
+            QCoreApplication.translate("ToolCard", "(no output yet)")
+            if not self.state.finished
+            else ""
+        )
         short = head_and_tail(text)
         self._output_view.set_text(short[0] if short else text)
         self._show_all.setVisible(short is not None)
@@ -389,9 +415,11 @@ class ToolGroup(QFrame):
 
     def _apply(self, *_: object) -> None:
         running = sum(1 for c in self.cards if not c.state.finished)
-        text = _tr("%n tool call(s)").replace("%n", str(len(self.cards)))
+        text = QCoreApplication.translate("ToolCard", "%n tool call(s)", "", len(self.cards))
         if running:
-            text += " · " + _tr("%1 running").replace("%1", str(running))
+            text += " · " + QCoreApplication.translate("ToolCard", "%1 running").replace(
+                "%1", str(running)
+            )
         self.count_button.setText(("▾ " if self.count_button.isChecked() else "▸ ") + text)
         self.count_button.setAccessibleName(text)
         self.count_button.setVisible(self._compact)
