@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from PyQt6.QtCore import QObject, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, QObject, pyqtSignal
 
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import ChatChunk
@@ -98,6 +98,15 @@ class ChatController(QObject):
         except CopilotError as exc:
             self._had_error = True
             self.error_occurred.emit(exc.user_message, type(exc).__name__)
+        except Exception:
+            # a bug, not an expected error: keep the conversation usable, then let the task's
+            # exception reach the excepthook (qt_async.spawn) that logs it and shows a dialog
+            text = QCoreApplication.translate(
+                "ChatController", "An unexpected error stopped the answer. It was logged."
+            )
+            self.error_occurred.emit(text, "unexpected")
+            self.finished.emit("error")
+            raise
         if self._had_error:
             outcome = "error"
         self.finished.emit(outcome)

@@ -243,3 +243,22 @@ def test_narrow_dock_has_no_horizontal_overflow(
     bar = view.horizontalScrollBar()
     assert bar is not None and not bar.isVisible()
     assert panel.width() == 360
+
+
+def test_an_unexpected_exception_keeps_the_panel_usable_and_reaches_the_excepthook(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caught: list[BaseException] = []
+    monkeypatch.setattr("sys.excepthook", lambda _t, exc, _tb: caught.append(exc))
+
+    async def broken(message: str, session_id: str):  # type: ignore[no-untyped-def]
+        yield content("partial")
+        raise RuntimeError("bug in the agent")
+
+    monkeypatch.setattr(backend, "stream_chat", broken)
+    _send(qtbot, panel, "hi")
+    qtbot.waitUntil(lambda: bool(caught) and not panel.composer.running)
+    assert isinstance(caught[0], RuntimeError)
+    banners = panel.view.widget().findChildren(ErrorBanner)  # type: ignore[union-attr]
+    assert len(banners) == 1 and "unexpected" in banners[0].label.text()
+    qtbot.waitUntil(lambda: "partial" in _visible_text(panel))
