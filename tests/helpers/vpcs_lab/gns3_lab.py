@@ -31,6 +31,7 @@ from tests.helpers.gns3_server import (
     USERNAME,
     _server_env,
     _version_answers,
+    find_dynamips,
     server_venv,
     write_config,
 )
@@ -77,7 +78,8 @@ def _reserve_ports() -> list[socket.socket]:
 
 
 def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
-    config = write_config(run_dir, port, None)
+    # dynamips (when there is one) lets switches join the lab: captures and switched pings.
+    config = write_config(run_dir, port, find_dynamips()[0])
     text = config.read_text().replace(
         "[Server]\n",
         "[Server]\n"

@@ -18,6 +18,7 @@ from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import LinkEnd
 from tests.helpers.agent import ServiceFactory
+from tests.helpers.gns3_server import find_dynamips
 from tests.helpers.network_copilot import Copilot, call, open_copilot
 from tests.helpers.scripted_openai import ScriptedOpenAIServer
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
@@ -154,3 +155,58 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
         call("run_device_commands", {"devices": [{"node": "PC1", "commands": ["show ip"]}]})
     )
     assert end.status == "error" and "PC1 is stopped; start it" in (end.tool_output or "")
+
+
+async def test_capture_a_ping_through_a_switch(
+    gns3_vpcs_lab: Gns3VpcsLab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory
+) -> None:
+    """PC1 - SW1 - PC2 built by the copilot; the capture of PC1's link sees the ping's packets."""
+    dynamips, why = find_dynamips()
+    if dynamips is None:
+        pytest.skip(why)
+    async with Gns3Client(gns3_vpcs_lab.base_url) as client:
+        token = await client.authenticate(gns3_vpcs_lab.username, gns3_vpcs_lab.password)
+        client.token = token.access_token
+        pid = (await client.create_project("capture-lab")).project_id
+        try:
+            cp = await open_copilot(make_service, scripted_openai, client, pid)
+            await _switched_capture(cp)
+        finally:
+            await client.delete_project(pid)
+
+
+async def _switched_capture(cp: Copilot) -> None:
+    nodes = [{"template": "Ethernet switch", "name": "SW1"}]
+    nodes += [{"template": "VPCS", "name": name} for name in ("PC1", "PC2")]
+    steps = [
+        call("create_nodes", {"nodes": nodes}),
+        call("create_links", {"links": [{"node_a": p, "node_b": "SW1"} for p in ("PC1", "PC2")]}),
+        call("start_nodes", {"all": True}),
+        call("start_capture", {"link": {"node_a": "PC1", "node_b": "SW1"}}),
+        call(
+            "configure_devices",
+            {
+                "devices": [
+                    {"node": "PC1", "lines": ["ip 192.0.2.1/24"]},
+                    {"node": "PC2", "lines": ["ip 192.0.2.2/24"]},
+                ]
+            },
+        ),
+    ]
+    for step in steps:
+        _, end = await cp.change(step, "approve")
+        assert end.status == "ok", (step.name, end.tool_output)
+    end = await cp.read(
+        call(
+            "run_device_commands",
+            {"devices": [{"node": "PC2", "commands": ["ping 192.0.2.1 -c 3"]}]},
+        )
+    )
+    assert (end.tool_output or "").count("192.0.2.1 icmp_seq=") == 3, end.tool_output
+    _, end = await cp.change(call("stop_capture", {"link": {"node_a": "PC1"}}), "approve")
+    end = await cp.read(call("summarize_capture", {"link": {"node_a": "PC1"}}))
+    summary = end.structured or {}
+    assert end.status == "ok" and summary["link_type"] == "Ethernet", end.tool_output
+    assert summary["protocols"]["ICMP"] >= 6 and summary["protocols"]["ARP"] >= 2, summary
+    assert set(summary["top_talkers"]) == {"192.0.2.1", "192.0.2.2"}
+    assert "192.0.2.1 <-> 192.0.2.2" in (end.tool_output or "")
