@@ -56,9 +56,10 @@ def bound_for_model(
         return [], 0
     kept: list[list[AnyMessage]] = []
     used = 0
+    room = budget_tokens - message_tokens(turns[-1])
     for turn in reversed(turns[:-1]):
         cost = message_tokens(turn)
-        if used + cost > budget_tokens - message_tokens(turns[-1]):
+        if used + cost > room:
             break
         kept.insert(0, turn)
         used += cost

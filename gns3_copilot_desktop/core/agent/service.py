@@ -8,8 +8,9 @@ iterator of `ChatChunk`s. Secrets arrive with each call's `RunContext` and are n
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import cast
 
@@ -30,11 +31,14 @@ from gns3_copilot_desktop.core.agent.turn import (
     Turn,
     cancelled_tool_message,
 )
-from gns3_copilot_desktop.core.errors import SessionNotFoundError
+from gns3_copilot_desktop.core.errors import CopilotError, SessionNotFoundError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
+log = logging.getLogger(__name__)
+
+CLOSED_TEXT = "The copilot of this project was closed (the project was closed or deleted)."
 SUPERSEDED_TEXT = "Not run: the user sent a new message instead of deciding on this call."
 
 
@@ -52,6 +56,7 @@ class AgentService:
         self._store = store
         self._graph = build_graph(tools or default_registry(), store.checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
+        self._active: set[Turn] = set()
         self._closed = False
 
     @classmethod
@@ -76,11 +81,23 @@ class AgentService:
         """Whether `close` was called."""
         return self._closed
 
-    async def close(self) -> None:
-        """Close the database (idempotent)."""
+    async def close(self, *, timeout_s: float = 10.0) -> None:
+        """Stop running turns (their streams end with an error), then close the database.
+
+        Idempotent. Each stopped turn is left consistent (see `Turn`) before the file closes.
+        """
         if self._closed:
             return
         self._closed = True
+        for turn in list(self._active):
+            turn.abort(CLOSED_TEXT)
+        try:
+            async with asyncio.timeout(timeout_s):
+                for lock in list(self._locks.values()):
+                    async with lock:
+                        pass
+        except TimeoutError:
+            log.warning("closing the agent service while a turn still runs")
         await self._store.close()
 
     # --- chat -------------------------------------------------------------------------------
@@ -95,9 +112,10 @@ class AgentService:
             turn = Turn(self._graph, self._store, session_id, context, title_from=title_from)
 
             async def prepare(turn: Turn) -> GraphInput:
+                self._check_open()
                 return await self._new_message_input(turn, session_id, message, info, context)
 
-            async for chunk in turn.stream(prepare):
+            async for chunk in self._tracked(turn, prepare):
                 yield chunk
 
     async def resume(
@@ -108,10 +126,13 @@ class AgentService:
             turn = Turn(self._graph, self._store, session_id, context)
 
             async def prepare(turn: Turn) -> GraphInput:
+                self._check_open()
                 await self._store.get_session(session_id)
+                if not await self.pending_approvals(session_id):
+                    raise CopilotError("Nothing in this conversation is waiting for a decision.")
                 return Command(resume=[d.model_dump(mode="json") for d in decisions])
 
-            async for chunk in turn.stream(prepare):
+            async for chunk in self._tracked(turn, prepare):
                 yield chunk
 
     async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
@@ -162,10 +183,26 @@ class AgentService:
 
     # --- internals --------------------------------------------------------------------------
 
+    async def _tracked(
+        self, turn: Turn, prepare: Callable[[Turn], Awaitable[GraphInput]]
+    ) -> AsyncIterator[ChatChunk]:
+        self._active.add(turn)
+        try:
+            async for chunk in turn.stream(prepare):
+                yield chunk
+        finally:
+            self._active.discard(turn)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CopilotError(CLOSED_TEXT)
+
     def _lock(self, session_id: str) -> asyncio.Lock:
         return self._locks.setdefault(session_id, asyncio.Lock())
 
     async def _session_or_none(self, session_id: str) -> SessionInfo | None:
+        if self._closed:
+            return None  # the turn's prepare step reports it
         try:
             return await self._store.get_session(session_id)
         except SessionNotFoundError:

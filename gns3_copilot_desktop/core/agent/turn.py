@@ -82,6 +82,8 @@ class Turn:
         self._approvals: list[ApprovalRequest] = []
         self._started = time.monotonic()
         self._title_task: asyncio.Task[str] | None = None
+        self._producer: asyncio.Task[None] | None = None
+        self._abort_reason: str | None = None
         if title_from is not None:
             # Created here, outside the graph's run, so its tokens never enter the chat stream.
             self._title_task = asyncio.create_task(
@@ -106,7 +108,6 @@ class Turn:
     ) -> AsyncIterator[ChatChunk]:
         """Run the turn; the stream ends with one ``done`` (after at most one ``error``)."""
         finished = False
-        producer: asyncio.Task[None] | None = None
         try:
             try:
                 graph_input = await prepare(self)
@@ -117,16 +118,16 @@ class Turn:
                 yield self._chunk(ChatChunk(type="done"))
                 finished = True
                 return
-            producer = asyncio.create_task(self._produce(graph_input))
+            self._producer = asyncio.create_task(self._produce(graph_input))
             async for chunk in self._drain():
                 yield self._chunk(chunk)
-            await producer
+            await self._producer
             async for chunk in self._finish():
                 yield self._chunk(chunk)
             finished = True
         finally:
             if not finished:
-                await _shielded(self._abandon(producer))
+                await _shielded(self._abandon(self._producer))
 
     # --- producing --------------------------------------------------------------------------
 
@@ -139,6 +140,10 @@ class Turn:
                 stream_mode=["messages", "updates", "custom"],
             ):
                 await self._on_event(mode, payload)
+        except asyncio.CancelledError:
+            if self._abort_reason is None:
+                raise
+            self._put_error(self._abort_reason, "closed")
         except CopilotError as exc:
             log.warning("turn failed: %s", exc.user_message)
             self._put_error(exc.user_message, "copilot")
@@ -225,7 +230,21 @@ class Turn:
 
     # --- ending ---------------------------------------------------------------------------------
 
+    def abort(self, reason: str) -> None:
+        """Stop the run from outside (the service is closing); the stream ends with ``reason``."""
+        if self._producer is None or self._producer.done():
+            return
+        self._abort_reason = reason
+        if self._title_task is not None:
+            self._title_task.cancel()
+        self._producer.cancel()
+
     async def _finish(self) -> AsyncIterator[ChatChunk]:
+        if self._abort_reason is not None:
+            try:
+                await self._repair_after_cancel()
+            except CopilotError as exc:
+                log.warning("could not save the stopped turn: %s", exc.user_message)
         title = await self._title()
         if title:
             yield ChatChunk(type="title", title=title)

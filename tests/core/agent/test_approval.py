@@ -100,6 +100,11 @@ async def test_change_tool_waits_for_the_decision(
     roles = [m.role for m in (await service.get_history(session.id)).messages]
     assert roles == ["user", "assistant", "tool", "tool", "assistant"]
 
+    # Deciding again, with nothing waiting, is an error chunk (and the run stays as it was).
+    late = await collect(service.resume(session.id, [decision], context=ctx))
+    assert types_of(late) == ["error", "done"] and "waiting for a decision" in (late[0].error or "")
+    assert tool.runs == ran
+
 
 async def test_pending_approval_survives_a_restart(
     lab: Lab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory, tmp_path: Path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -128,3 +129,30 @@ async def test_heartbeat_during_a_stalled_stream(
     # Between two heartbeats at least one interval passed (a timer, not a busy loop).
     times = [b.elapsed_s or 0.0 for b in beats]
     assert all(later - earlier >= 0.15 for earlier, later in itertools.pairwise(times))
+
+
+async def test_closing_the_service_stops_a_running_turn(
+    lab: Lab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory, tmp_path: Path
+) -> None:
+    tool = BlockingTool()
+    scripted_openai.set_title_responder()
+    scripted_openai.push(ScriptedTurn.tool("wait_for_lab", {}, id="call_wait"))
+    db = tmp_path / "closing.db"
+    service = await make_service(db, tools=default_registry([tool]))
+    session = await service.create_session()
+    ctx = run_context(lab, scripted_openai.chat_model())
+    seen: list[ChatChunk] = []
+    task = asyncio.create_task(_consume(service.stream_chat("Wait", session.id, context=ctx), seen))
+    await asyncio.wait_for(tool.started.wait(), 10)
+
+    await asyncio.wait_for(service.close(), 10)
+    await asyncio.wait_for(task, 5)
+
+    assert tool.cancelled and service.closed
+    assert types_of(seen)[-2:] == ["error", "done"] and seen[-2].error_kind == "closed"
+    late = await collect(service.stream_chat("Hello?", session.id, context=ctx))
+    assert types_of(late) == ["error", "done"]
+    reopened = await make_service(db)
+    history = (await reopened.get_history(session.id)).messages
+    assert [m.role for m in history] == ["user", "assistant", "tool"]
+    assert history[2].metadata["status"] == "cancelled"
