@@ -63,6 +63,23 @@ async def test_provider_error_is_one_error_then_done_and_keeps_the_message(
     request = [r for r in scripted_openai.chat_requests() if r.turn_label != "title"][-1]
     users = [m["content"] for m in request.messages if m["role"] == "user"]
     assert users == ["Hello there", "Try again"]
+    kept = [m["content"] for m in request.messages if m["role"] == "assistant"]
+    assert kept == ([partial] if partial else [])
+
+
+async def test_model_timeout_is_an_error_chunk(
+    lab: Lab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory
+) -> None:
+    scripted_openai.set_title_responder()
+    scripted_openai.push(ScriptedTurn.stalled("Never", stall_after_chunks=0))
+    service = await make_service()
+    session = await service.create_session()
+    ctx = run_context(lab, scripted_openai.chat_model(timeout=0.5))
+
+    chunks = await collect(service.stream_chat("Hello", session.id, context=ctx))
+
+    assert types_of(chunks)[-2:] == ["error", "done"] and chunks[-2].error_kind == "timeout"
+    assert [m.role for m in (await service.get_history(session.id)).messages] == ["user"]
 
 
 async def test_unknown_tool_and_invalid_arguments_answer_the_model(
