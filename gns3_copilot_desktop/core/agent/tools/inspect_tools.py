@@ -265,10 +265,21 @@ _NEEDS: dict[str, str] = {
     "nat": "ubridge and the NAT interface (virbr0 from libvirt on Linux) on the compute",
     "dynamips": "dynamips and the IOS image {image} ({ram} MB RAM)",
     "iou": "the IOU image {path} and an IOU licence on the compute",
-    "qemu": "QEMU ({qemu_path}), the disk image {hda_disk_image} and {ram} MB RAM (KVM advised)",
+    "qemu": "{qemu_path}, the disk image {hda_disk_image} and {ram} MB RAM (KVM advised)",
     "docker": "Docker on the compute and the image {image}",
     "virtualbox": "VirtualBox with the VM {vmname}",
     "vmware": "VMware with the VM {vmx_path}",
+}
+
+
+_NEEDS_DEFAULTS: dict[str, Any] = {
+    "qemu_path": "QEMU",
+    "image": "(no image set)",
+    "hda_disk_image": "(none set)",
+    "path": "(none set)",
+    "ram": "?",
+    "vmname": "(none set)",
+    "vmx_path": "(none set)",
 }
 
 
@@ -277,11 +288,8 @@ def template_needs(template: Template) -> str:
     pattern = _NEEDS.get(template.template_type or "", "whatever its emulator needs")
     fields = {**(template.model_extra or {}), **template.model_dump(exclude_none=True)}
 
-    class _Missing(dict[str, Any]):
-        def __missing__(self, key: str) -> str:
-            return "(not set)"
-
-    return pattern.format_map(_Missing({k: v for k, v in fields.items() if v not in (None, "")}))
+    values = {**_NEEDS_DEFAULTS, **{k: v for k, v in fields.items() if v not in (None, "")}}
+    return pattern.format_map(values)
 
 
 class TemplateNamesArgs(StrictArgs):

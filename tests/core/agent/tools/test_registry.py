@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from gns3_copilot_desktop.core.agent.tools.inspect_tools import template_needs
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.agent.tools.project_tools import note_svg
 from gns3_copilot_desktop.core.agent.tools.registry import ResolvedCall
+from gns3_copilot_desktop.core.gns3.models import Template
 
 RISKS = {
     "list_projects": "read",
@@ -64,3 +66,22 @@ def test_notes_escape_markup() -> None:
     svg = note_svg('R1 <-> R2 & "core"\nline 2')
     assert "R1 &lt;-&gt; R2 &amp; &quot;core&quot;\nline 2</text>" in svg
     assert svg.startswith('<svg height="40" width=')
+
+
+def test_template_needs_are_filled_from_the_template() -> None:
+    qemu = Template.model_validate(
+        {
+            "template_id": "q",
+            "name": "Debian",
+            "template_type": "qemu",
+            "hda_disk_image": "debian.qcow2",
+            "ram": 1024,
+        }
+    )
+    ios = Template.model_validate(
+        {"template_id": "c", "name": "c7200", "template_type": "dynamips"}
+    )
+    assert template_needs(qemu) == "QEMU, the disk image debian.qcow2 and 1024 MB RAM (KVM advised)"
+    assert template_needs(ios) == "dynamips and the IOS image (no image set) (? MB RAM)"
+    odd = Template(template_id="x", name="X", template_type="brand_new")
+    assert template_needs(odd) == "whatever its emulator needs"
