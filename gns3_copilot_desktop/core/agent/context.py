@@ -64,6 +64,7 @@ class RunContext:
     limits: AgentLimits = field(default_factory=AgentLimits)
     always_allow: frozenset[str] = frozenset()
     language: str | None = None
+    """The answer language chosen in the settings; None: the language the user writes in."""
 
     def allows_without_approval(self, tool_name: str) -> bool:
         """Whether a change tool may run without asking (the user chose "always allow")."""

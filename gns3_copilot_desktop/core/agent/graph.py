@@ -99,7 +99,7 @@ class _LlmCall:
         writer = get_stream_writer()
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
         topology = await topology_summary(ctx.client, ctx.project_id)
-        prompt = system_prompt(state.get("mode") or ctx.mode, topology)
+        prompt = system_prompt(state.get("mode") or ctx.mode, topology, language=ctx.language)
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
         system = SystemMessage(prompt)

@@ -46,8 +46,13 @@ TITLE_PROMPT = (
 )
 
 
-def system_prompt(mode: str, topology: str, *, project_name: str | None = None) -> str:
-    """The system prompt for one model call: rules, mode, then the current topology."""
+def system_prompt(mode: str, topology: str, *, language: str | None = None) -> str:
+    """The system prompt for one model call: rules, mode, then the current topology.
+
+    ``language`` is the user's chosen answer language (settings); without it the model answers
+    in the language the user writes in.
+    """
     mode_text = _MODES.get(mode, _MODES["assistant"])
-    project = f" ({project_name})" if project_name else ""
-    return f"{_BASE}\n\n{mode_text}\n\nCurrent project topology{project}:\n{topology}"
+    if language:
+        mode_text += f"\nAnswer in this language unless the user asks otherwise: {language}."
+    return f"{_BASE}\n\n{mode_text}\n\nCurrent project topology:\n{topology}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gns3_copilot_desktop.core.agent.prompts import system_prompt
 from gns3_copilot_desktop.core.agent.title import clean_title, fallback_title
 from gns3_copilot_desktop.core.agent.tools import ToolResult, default_registry, truncate_text
 from gns3_copilot_desktop.core.agent.tools.read_tools import ListTemplatesArgs
@@ -71,3 +72,11 @@ def test_topology_summary_names_ports_and_consoles() -> None:
     assert "- R2 (vpcs, stopped, no console)" in summary
     assert "- R1 Ethernet0 <-> R2 Ethernet0" in summary
     assert summarize_topology([], []).startswith("The project is empty")
+
+
+def test_system_prompt_has_mode_language_and_topology() -> None:
+    teaching = system_prompt("teaching", "- R1 (vpcs, started, no console)", language="Français")
+    assert "Mode: teaching" in teaching and "Français" in teaching
+    assert teaching.endswith("- R1 (vpcs, started, no console)")
+    assert "Mode: assistant" in system_prompt("unknown-mode", "x")
+    assert "lab automation" in system_prompt("lab_automation", "x")
