@@ -12,14 +12,39 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gns3_copilot_desktop.core.agent.service import AgentService
+from gns3_copilot_desktop.core.agent.tools import ToolRegistry
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.sessions import resolve_db_path
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.gns3.client import Gns3Client
 
 log = logging.getLogger(__name__)
 
 ServiceFactory = Callable[[str], Awaitable[AgentService]]
+
+
+def project_service_factory(
+    client: Gns3Client, data_dir: Path, *, tools: ToolRegistry | None = None
+) -> ServiceFactory:
+    """The usual factory: the project's DB beside the project when the server is local and the
+    folder writable, else under ``data_dir`` (`resolve_db_path`)."""
+
+    async def factory(project_id: str) -> AgentService:
+        project = await client.get_project(project_id)
+        db_path = await asyncio.to_thread(
+            resolve_db_path, client.base_url, project_id, project.path, data_dir
+        )
+        return await AgentService.open(db_path, project_id=project_id, tools=tools)
+
+    return factory
+
+
 PROJECT_GONE_ACTIONS = frozenset({"project.closed", "project.deleted"})
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
+from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager, project_service_factory
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification
@@ -105,3 +105,19 @@ async def test_closing_or_deleting_a_project_on_the_server_closes_its_service(
         for project in projects:
             with contextlib.suppress(Exception):  # already deleted by the test
                 await gns3_client.delete_project(project.project_id)
+
+
+@pytest.mark.gns3
+async def test_project_service_factory_puts_the_db_beside_a_local_project(
+    gns3_client: Gns3Client, tmp_path: Path
+) -> None:
+    project = await gns3_client.create_project(f"fac-{secrets.token_hex(3)}", auto_close=False)
+    manager = ProjectAgentManager(project_service_factory(gns3_client, tmp_path / "data"))
+    try:
+        service = await manager.get(project.project_id)
+        assert project.path is not None
+        assert service.store.db_path.is_relative_to(Path(project.path))
+        assert service.project_id == project.project_id
+    finally:
+        await manager.close()
+        await gns3_client.delete_project(project.project_id)
