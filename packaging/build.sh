@@ -4,6 +4,7 @@
 # The build is skipped when nothing it depends on changed: a hash of the package sources, resources,
 # the spec and the installed package versions is kept in build/pyinstaller/sources.sha256 and
 # compared before building. `--force` rebuilds anyway. Prints the bundle's size and the build time.
+# GNS3_COPILOT_DIST / GNS3_COPILOT_BUILD choose other output / work folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -12,10 +13,14 @@ force=0
 
 PYTHON=$PYTHON bash packaging/bootstrap.sh dev
 
-DIST=dist
-WORK=build/pyinstaller
+# Where to build (the tests build under the user cache dir): dist/ and build/ by default.
+DIST=${GNS3_COPILOT_DIST:-dist}
+WORK=${GNS3_COPILOT_BUILD:-build/pyinstaller}
 STAMP=$WORK/sources.sha256
 BUNDLE=$DIST/gns3-copilot
+mkdir -p "$WORK"
+exec 9>"$WORK/.lock"
+flock 9  # one build at a time in the same folders (several checkouts or test runs)
 
 sources_hash() {
     {
@@ -38,6 +43,5 @@ start=$(date +%s)
 .venv/bin/pyinstaller --noconfirm --clean --log-level WARN \
     --distpath "$DIST" --workpath "$WORK" packaging/gns3-copilot.spec
 end=$(date +%s)
-mkdir -p "$WORK"
 echo "$want" > "$STAMP"
 echo "Built $BUNDLE: $(du -sh "$BUNDLE" | cut -f1) in $((end - start)) s" >&2
