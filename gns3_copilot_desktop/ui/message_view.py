@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication, QPalette, QResizeEvent
 from PyQt6.QtWidgets import (
@@ -42,6 +43,7 @@ from gns3_copilot_desktop.ui.tool_card import (
 PAINT_INTERVAL_MS = 33
 HISTORY_BATCH = 20
 CHUNK_BLOCKS = 16
+BLOCK_SPACING = 4
 
 
 class BlockLabel(QLabel):
@@ -134,53 +136,72 @@ class CodeBlock(QFrame):
 
 
 class _Chunk(QWidget):
-    """Up to CHUNK_BLOCKS finished blocks in their own layout.
+    """Up to CHUNK_BLOCKS finished blocks, stacked.
 
     Qt re-asks the widgets of the conversation for their height-for-width whenever anything in
-    it changes. A frozen chunk (full, or of a finished segment) never changes again, so it becomes
-    a fixed-height leaf (refitted only when the width changes) and Qt no longer descends into its
-    labels: a long answer costs one cheap item per chunk instead of one text layout per block.
+    it changes, and a layout asks each of its items. A frozen chunk (full, or of a finished
+    segment) never changes again, so it drops its layout and becomes a fixed-height leaf that
+    stacks its blocks itself, only when its width changes: a long answer then costs one cheap
+    C++ item per chunk instead of one text layout per block.
     """
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.layout_ = QVBoxLayout(self)
+        self.layout_: QVBoxLayout | None = QVBoxLayout(self)
         self.layout_.setContentsMargins(0, 0, 0, 0)
-        self.layout_.setSpacing(4)
-        self.frozen = False
+        self.layout_.setSpacing(BLOCK_SPACING)
+        self._blocks: list[QWidget] = []
+
+    @property
+    def frozen(self) -> bool:
+        """True once the chunk stacks its (final) blocks itself."""
+        return self.layout_ is None
 
     @property
     def full(self) -> bool:
-        return self.layout_.count() >= CHUNK_BLOCKS
+        """True when no more blocks go into this chunk."""
+        return len(self._blocks) >= CHUNK_BLOCKS
+
+    def add(self, widget: QWidget) -> None:
+        """Append a block (only before the chunk is frozen)."""
+        assert self.layout_ is not None
+        self._blocks.append(widget)
+        self.layout_.addWidget(widget)
 
     def freeze(self) -> None:
-        """No more blocks will be added: from now on the chunk has a fixed height."""
-        self.frozen = True
-        self._fit(self.width())
+        """No more blocks will be added: drop the layout, stack the blocks at this width."""
+        if self.layout_ is None:
+            return
+        sip.delete(self.layout_)
+        self.layout_ = None
+        self._stack(self.width())
 
-    def _fit(self, width: int) -> None:
-        if width > 0:
-            self.setFixedHeight(self.layout_.totalHeightForWidth(width))
-
-    def hasHeightForWidth(self) -> bool:
-        """Frozen chunks have a fixed height instead."""
-        return not self.frozen and super().hasHeightForWidth()
+    def _stack(self, width: int) -> None:
+        y = 0
+        for widget in self._blocks:
+            if widget.hasHeightForWidth():
+                height = widget.heightForWidth(width)
+            else:
+                height = widget.sizeHint().height()
+            widget.setGeometry(0, y, width, height)
+            y += height + BLOCK_SPACING
+        self.setFixedHeight(max(y - BLOCK_SPACING, 0))
 
     def resizeEvent(self, event: QResizeEvent | None) -> None:
         """A new width changes the wrapped height of the text."""
         super().resizeEvent(event)
         if self.frozen and event is not None and event.oldSize().width() != event.size().width():
-            self._fit(event.size().width())
+            self._stack(event.size().width())
 
     def changeEvent(self, event: QEvent | None) -> None:
         """Fonts and styles change the wrapped height."""
         super().changeEvent(event)
         if self.frozen:
-            self._fit(self.width())
+            self._stack(self.width())
 
     def widgets(self) -> list[QWidget]:
-        items = (self.layout_.itemAt(i) for i in range(self.layout_.count()))
-        return [w for item in items if item is not None and (w := item.widget()) is not None]
+        """The block widgets, in order."""
+        return list(self._blocks)
 
 
 class TextSegment(QWidget):
@@ -249,7 +270,7 @@ class TextSegment(QWidget):
             widget = _text_label(chunk, block.text, markdown=block.kind == "markdown")
             if block.kind == "plain":
                 _show_unfinished_code(widget, block.text)
-        chunk.layout_.addWidget(widget)
+        chunk.add(widget)
 
     def _show_open(self, block: Block | None) -> None:
         if block is None:

@@ -10,7 +10,12 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.dock import CopilotDock
-from gns3_copilot_desktop.ui.message_view import CHUNK_BLOCKS, AssistantMessage, TextSegment
+from gns3_copilot_desktop.ui.message_view import (
+    BLOCK_SPACING,
+    CHUNK_BLOCKS,
+    AssistantMessage,
+    TextSegment,
+)
 from gns3_copilot_desktop.ui.theme import colors, dark_palette, is_dark, light_palette
 from gns3_copilot_desktop.ui.tool_card import monospace_font
 from tests.helpers.fake_backend import ScriptedBackend, content, done
@@ -59,9 +64,17 @@ def test_long_answer_is_chunked_and_refits_when_narrowed(
     assert len(segment.block_widgets()) == CHUNK_BLOCKS * 3
 
     def fitted() -> bool:
-        return all(
-            c.height() == c.layout_.totalHeightForWidth(c.width()) and c.width() > 0 for c in chunks
-        )
+        for chunk in chunks:
+            width, blocks = chunk.width(), chunk.widgets()
+            heights = [b.heightForWidth(width) for b in blocks]
+            stacked = sum(heights) + BLOCK_SPACING * (len(blocks) - 1)
+            if width <= 0 or chunk.height() != stacked:
+                return False
+            if any(
+                b.width() != width or b.height() != h for b, h in zip(blocks, heights, strict=True)
+            ):
+                return False
+        return True
 
     qtbot.waitUntil(fitted)
     wide = chunks[0].height()
