@@ -60,6 +60,8 @@ from gns3_copilot_desktop.core.protocol import (
 
 log = logging.getLogger(__name__)
 
+EDITED_TEXT = "The user edited the arguments before approving; the call ran with:"
+
 
 def build_graph(
     tools: ToolRegistry, checkpointer: BaseCheckpointSaver[Any] | None = None
@@ -295,9 +297,11 @@ class _ToolNode:
     async def _run_one(
         self, call: _PendingCall, decision: ApprovalDecision | None, ctx: RunContext, writer: Any
     ) -> ToolMessage:
+        run, early = self._apply_decision(call, decision)
+        shown = run or call.resolved
         summary = (
-            call.resolved.tool.summary(call.resolved.args)
-            if isinstance(call.resolved, ResolvedCall)
+            shown.tool.summary(shown.args)
+            if isinstance(shown, ResolvedCall)
             else f"{call.name or 'unknown tool'} (invalid call)"
         )
         writer(
@@ -309,8 +313,15 @@ class _ToolNode:
             )
         )
         started = time.monotonic()
-        with progress.reporting(_progress_writer(writer, call)):
-            result, status = await self._outcome(call, decision, ctx)
+        if early is not None:
+            result, status = early
+        else:
+            assert run is not None
+            with progress.reporting(_progress_writer(writer, call)):
+                result, status = await self._execute(call.name, run, ctx)
+        if run is not None and decision is not None and decision.action == "edit":
+            edited = json.dumps(run.args.model_dump(mode="json"), ensure_ascii=False)
+            result = result.model_copy(update={"text": f"{EDITED_TEXT} {edited}\n{result.text}"})
         text, cut = truncate_text(result.text, ctx.limits.max_tool_output_chars)
         truncated = cut or result.truncated
         duration_ms = int((time.monotonic() - started) * 1000)
@@ -341,27 +352,35 @@ class _ToolNode:
             },
         )
 
-    async def _outcome(
-        self, call: _PendingCall, decision: ApprovalDecision | None, ctx: RunContext
-    ) -> tuple[ToolResult, ToolStatus]:
+    def _apply_decision(
+        self, call: _PendingCall, decision: ApprovalDecision | None
+    ) -> tuple[ResolvedCall | None, tuple[ToolResult, ToolStatus] | None]:
+        """What runs after the user's decision (edited arguments validated), or the outcome now."""
         resolved = call.resolved
         if isinstance(resolved, ToolResult):
-            return resolved, "error"
-        if decision is not None and decision.action == "reject":
+            return None, (resolved, "error")
+        if decision is None or decision.action == "approve":
+            return resolved, None
+        if decision.action == "reject":
             reason = f" Reason: {decision.reason}" if decision.reason else ""
-            return ToolResult(text=f"The user rejected this call.{reason}"), "rejected"
-        if decision is not None and decision.action == "edit":
-            edited = self._tools.resolve(call.name, decision.arguments or {})
-            if isinstance(edited, ToolResult):
-                return edited, "error"
-            resolved = edited
+            return None, (ToolResult(text=f"The user rejected this call.{reason}"), "rejected")
+        edited = self._tools.resolve(call.name, decision.arguments or {})
+        if isinstance(edited, ToolResult):
+            text = f"Not run: the arguments the user edited do not fit the tool. {edited.text}"
+            return None, (ToolResult.error(text, reason="invalid_edit"), "error")
+        return edited, None
+
+    @staticmethod
+    async def _execute(
+        name: str, resolved: ResolvedCall, ctx: RunContext
+    ) -> tuple[ToolResult, ToolStatus]:
         try:
             result = await resolved.tool.run(resolved.args, ctx)
         except CopilotError as exc:
             result = ToolResult.error(f"Error: {exc.user_message}")
         except Exception:  # a bug in a tool must not kill the session; it is logged
-            log.exception("tool %s failed unexpectedly", call.name)
-            result = ToolResult.error(f"Error: the tool {call.name} failed unexpectedly.")
+            log.exception("tool %s failed unexpectedly", name)
+            result = ToolResult.error(f"Error: the tool {name} failed unexpectedly.")
         return result, "error" if result.is_error else "ok"
 
 

@@ -12,6 +12,7 @@ import pytest
 import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+from gns3_copilot_desktop.core.agent.graph import EDITED_TEXT
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.agent.tools.layout import overlaps
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
@@ -84,13 +85,16 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
     _, end = await cp.change(scripted, "reject", reason="two PCs are enough")
     assert end.status == "rejected" and "PC3" not in await _nodes(cp)
     assert "two PCs are enough" in cp.last_tool_text(scripted.id or "")
-    # approve with edited arguments
+    # approve with edited arguments: the card shows them, the model is told
+    scripted = call("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC3"}]})
     _, end = await cp.change(
-        call("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC3"}]}),
-        "edit",
-        arguments={"nodes": [{"template": "VPCS", "name": "PC9"}]},
+        scripted, "edit", arguments={"nodes": [{"template": "VPCS", "name": "PC9"}]}
     )
     assert end.status == "ok" and set(await _nodes(cp)) == {"SW1", "PC1", "PC2", "PC9"}
+    [start] = [c for c in cp.log[-1] if c.type == "tool_start"]
+    assert start.content == "create node PC9 (VPCS)"
+    told = cp.last_tool_text(scripted.id or "")
+    assert told.startswith(EDITED_TEXT) and '"name": "PC9"' in told and "Created 1 node" in told
     # a name that does not exist comes back with close matches, nothing changes
     _, end = await cp.change(
         call("create_nodes", {"nodes": [{"template": "Ethernet swtich", "name": "SW2"}]}),
@@ -131,7 +135,10 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         "edit",
         arguments={"links": []},
     )
-    assert end.status == "error" and "invalid arguments" in (end.tool_output or "")
+    assert end.status == "error" and "Not run: the arguments the user edited do not fit" in (
+        end.tool_output or ""
+    )
+    assert "links: List should have at least 1 item" in (end.tool_output or "")
     assert len(await _link_ends(cp)) == 2
     # a port already in use is refused before anything is sent, with the free ports listed
     _, end = await cp.change(
