@@ -208,5 +208,5 @@ async def _switched_capture(cp: Copilot) -> None:
     summary = end.structured or {}
     assert end.status == "ok" and summary["link_type"] == "Ethernet", end.tool_output
     assert summary["protocols"]["ICMP"] >= 6 and summary["protocols"]["ARP"] >= 2, summary
-    assert set(summary["top_talkers"]) == {"192.0.2.1", "192.0.2.2"}
+    assert {"192.0.2.1", "192.0.2.2"} <= set(summary["top_talkers"])
     assert "192.0.2.1 <-> 192.0.2.2" in (end.tool_output or "")
