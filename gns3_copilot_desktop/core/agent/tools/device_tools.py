@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
@@ -183,11 +183,24 @@ class DeviceRunArgsBase(StrictArgs):
     command_timeout_s: float = Field(default=30.0, ge=1.0, le=300.0)
 
 
+def _one_per_line(items: list[str]) -> list[str]:
+    """Several lines in one string (a pasted block) become one item per line."""
+    return [line.rstrip() for item in items for line in item.splitlines() if line.strip()]
+
+
 class DeviceCommands(StrictArgs):
     """Commands for one device."""
 
     node: str
     commands: list[str] = Field(min_length=1, max_length=20)
+
+    @field_validator("commands", mode="after")
+    @classmethod
+    def _split(cls, commands: list[str]) -> list[str]:
+        lines = _one_per_line(commands)
+        if not lines:
+            raise ValueError("give at least one non-empty command")
+        return lines
 
 
 class RunDeviceCommandsArgs(DeviceRunArgsBase):
@@ -201,6 +214,14 @@ class DeviceConfig(StrictArgs):
 
     node: str
     lines: list[str] = Field(min_length=1, max_length=200)
+
+    @field_validator("lines", mode="after")
+    @classmethod
+    def _split(cls, lines: list[str]) -> list[str]:
+        split = _one_per_line(lines)
+        if not split:
+            raise ValueError("give at least one non-empty configuration line")
+        return split
 
 
 class ConfigureDevicesArgs(DeviceRunArgsBase):

@@ -59,6 +59,8 @@ class PowerArgs(StrictArgs):
 
     @model_validator(mode="after")
     def _some_nodes(self) -> PowerArgs:
+        if [name.strip().lower() for name in self.nodes] in (["all"], ["*"]):
+            self.nodes, self.all = [], True  # what a person (and a model) writes for "every node"
         if not self.all and not self.nodes:
             raise ValueError("name the nodes, or set all=true")
         return self

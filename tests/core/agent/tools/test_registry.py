@@ -85,3 +85,27 @@ def test_template_needs_are_filled_from_the_template() -> None:
     assert template_needs(ios) == "dynamips and the IOS image (no image set) (? MB RAM)"
     odd = Template(template_id="x", name="X", template_type="brand_new")
     assert template_needs(odd) == "whatever its emulator needs"
+
+
+def test_how_models_write_all_nodes_and_pasted_blocks() -> None:
+    registry = network_registry()
+    everything = registry.resolve("stop_nodes", {"nodes": ["All"]})
+    assert isinstance(everything, ResolvedCall)
+    assert everything.args.model_dump(include={"nodes", "all"}) == {"nodes": [], "all": True}
+    pasted = registry.resolve(
+        "configure_devices",
+        {
+            "devices": [
+                {"node": "R1", "lines": ["interface e0/0\n ip address 10.0.0.1 255.0.0.0\n"]}
+            ]
+        },
+    )
+    assert isinstance(pasted, ResolvedCall)
+    assert pasted.args.model_dump()["devices"][0]["lines"] == [
+        "interface e0/0",
+        " ip address 10.0.0.1 255.0.0.0",
+    ]
+    blank = registry.resolve(
+        "run_device_commands", {"devices": [{"node": "R1", "commands": [" "]}]}
+    )
+    assert not isinstance(blank, ResolvedCall) and "non-empty command" in blank.text
