@@ -13,8 +13,8 @@ from pydantic import Field
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
-from gns3_copilot_desktop.core.agent.tools.change_tools import LinkRef
 from gns3_copilot_desktop.core.agent.tools.common import StrictArgs, error_result, project_topology
+from gns3_copilot_desktop.core.agent.tools.link_tools import LinkRef
 from gns3_copilot_desktop.core.agent.tools.pcap import CaptureFormatError, summarize_capture
 from gns3_copilot_desktop.core.agent.tools.resolve import link_label, resolve_link
 from gns3_copilot_desktop.core.agent.topology import TopologySnapshot

@@ -1,4 +1,4 @@
-"""Change tools for nodes and links: create, rename/move, delete; every call needs approval.
+"""Change tools for nodes: create from templates, rename/move, delete; every call needs approval.
 
 Names are resolved with `resolve` (close matches suggested), batches are checked as a whole before
 anything is sent (one unknown name: nothing changes), and a failure half-way through a batch says
@@ -20,24 +20,18 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     error_result,
     join_names,
     node_card,
+    partial_failure,
     project_topology,
 )
 from gns3_copilot_desktop.core.agent.tools.layout import place_nodes
 from gns3_copilot_desktop.core.agent.tools.resolve import (
     NameResolutionError,
-    PortKey,
-    free_port,
-    link_label,
-    port_key,
-    resolve_link,
     resolve_node,
     resolve_nodes,
-    resolve_port,
     resolve_template,
-    used_ports,
 )
 from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
+from gns3_copilot_desktop.core.gns3.models import Node
 
 # --- create nodes -----------------------------------------------------------------------------
 
@@ -104,7 +98,7 @@ class CreateNodesTool(AgentTool[CreateNodesArgs]):
             try:
                 node = await _create_one(ctx, template.template_id, x, y, new.name)
             except CopilotError as exc:
-                return _partial(
+                return partial_failure(
                     "create",
                     [n.name for n in created],
                     new.name or template.name,
@@ -140,17 +134,6 @@ def _refuse_taken_names(names: list[str], nodes: list[Node]) -> None:
         raise NameResolutionError(
             f"The project already has node(s) named {', '.join(taken)}; choose other names."
         )
-
-
-def _partial(
-    verb: str, done: list[str], failed: str, exc: CopilotError, structured: dict[str, Any]
-) -> ToolResult:
-    before = f"Done before the failure: {', '.join(done)}. " if done else "Nothing was changed. "
-    return ToolResult.error(
-        f"Error: could not {verb} {failed}: {exc.user_message} {before}"
-        "The rest of the batch was not attempted.",
-        **structured,
-    )
 
 
 # --- rename / move ----------------------------------------------------------------------------
@@ -216,7 +199,7 @@ class UpdateNodesTool(AgentTool[UpdateNodesArgs]):
             try:
                 updated.append(await ctx.client.update_node(ctx.project_id, node.node_id, **fields))
             except CopilotError as exc:
-                return _partial(
+                return partial_failure(
                     "update",
                     [n.name for n in updated],
                     node.name,
@@ -273,7 +256,7 @@ class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
             try:
                 await ctx.client.delete_node(ctx.project_id, node.node_id)
             except CopilotError as exc:
-                return _partial("delete", deleted, node.name, exc, {"deleted": deleted})
+                return partial_failure("delete", deleted, node.name, exc, {"deleted": deleted})
             deleted.append(node.name)
         return ToolResult(
             text=f"Deleted {join_names(deleted)} and {len(gone_links)} link(s) attached to them.",
@@ -281,186 +264,6 @@ class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
         )
 
 
-# --- create links -----------------------------------------------------------------------------
-
-
-class NewLink(StrictArgs):
-    """Two node ports to link; a missing port means "the first free port"."""
-
-    node_a: str
-    port_a: str | None = Field(default=None, description="e.g. 'Ethernet0', 'e0/0', 'eth1', '3'.")
-    node_b: str
-    port_b: str | None = None
-
-
-class CreateLinksArgs(StrictArgs):
-    """Arguments of `CreateLinksTool`."""
-
-    links: list[NewLink] = Field(min_length=1, max_length=MAX_BATCH)
-
-
-def _end_text(node: str, port: str | None) -> str:
-    return f"{node} {port}" if port else f"{node} (free port)"
-
-
-class CreateLinksTool(AgentTool[CreateLinksArgs]):
-    """Link node ports by names; free ports are chosen when not given."""
-
-    name = "create_links"
-    description = (
-        "Create links between nodes by node name and port name (e.g. 'e0/0', 'Ethernet1', "
-        "'port 3'). When a port is omitted, the node's first free port is used."
-    )
-    args_schema = CreateLinksArgs
-    risk = "change"
-
-    def summary(self, args: CreateLinksArgs) -> str:
-        """``create link R1 e0/0 <-> SW1 port 3``."""
-        parts = [
-            f"{_end_text(lk.node_a, lk.port_a)} <-> {_end_text(lk.node_b, lk.port_b)}"
-            for lk in args.links
-        ]
-        return f"create {'link' if len(parts) == 1 else 'links'} {'; '.join(parts)}"
-
-    async def run(self, args: CreateLinksArgs, ctx: RunContext) -> ToolResult:
-        """Plan every link (names, ports, conflicts) before creating any."""
-        try:
-            topology = await project_topology(ctx)
-            plan = _plan_links(args.links, topology.nodes, used_ports(topology.links))
-        except CopilotError as exc:
-            return error_result(exc)
-        by_id = {n.node_id: n for n in topology.nodes}
-        made: list[Link] = []
-        for (a, pa), (b, pb) in plan:
-            try:
-                made.append(await ctx.client.create_link(ctx.project_id, _end(a, pa), _end(b, pb)))
-            except CopilotError as exc:
-                label = f"{a.name} {pa.name} <-> {b.name} {pb.name}"
-                done = [link_label(lk, by_id) for lk in made]
-                return _partial("create link", done, label, exc, {"created": done})
-        labels = [link_label(lk, by_id) for lk in made]
-        return ToolResult(
-            text=f"Created {len(made)} link(s):\n" + "\n".join(f"- {x}" for x in labels),
-            structured={
-                "created": [
-                    {"link_id": lk.link_id, "label": x} for lk, x in zip(made, labels, strict=True)
-                ]
-            },
-        )
-
-
-_PlannedEnd = tuple[Node, Port]
-
-
-def _plan_links(
-    links: list[NewLink], nodes: list[Node], used: set[PortKey]
-) -> list[tuple[_PlannedEnd, _PlannedEnd]]:
-    taken: set[PortKey] = set()
-    plan = []
-    for link in links:
-        a = _plan_end(nodes, link.node_a, link.port_a, used, taken)
-        b = _plan_end(nodes, link.node_b, link.port_b, used, taken)
-        if a[0].node_id == b[0].node_id and a[1] == b[1]:
-            raise NameResolutionError(f"A link cannot join {a[0].name} {a[1].name} to itself.")
-        plan.append((a, b))
-    return plan
-
-
-def _plan_end(
-    nodes: list[Node], name: str, port: str | None, used: set[PortKey], taken: set[PortKey]
-) -> _PlannedEnd:
-    node = resolve_node(nodes, name)
-    chosen = resolve_port(node, port) if port else free_port(node, used, taken)
-    key = port_key(node, chosen)
-    if key in used or key in taken:
-        raise NameResolutionError(
-            f"{node.name} {chosen.name} is already linked; "
-            f"free ports of {node.name}: {_free_names(node, used | taken)}."
-        )
-    taken.add(key)
-    return node, chosen
-
-
-def _free_names(node: Node, busy: set[PortKey]) -> str:
-    free = [p.name for p in node.ports if port_key(node, p) not in busy]
-    return join_names(free) if free else "none"
-
-
-def _end(node: Node, port: Port) -> LinkEnd:
-    return LinkEnd(
-        node_id=node.node_id, adapter_number=port.adapter_number, port_number=port.port_number
-    )
-
-
-# --- delete links -----------------------------------------------------------------------------
-
-
-class LinkRef(StrictArgs):
-    """A link named by its ends: a node (and port), optionally the node at the other end."""
-
-    node_a: str = Field(description="Node at one end (or the link id).")
-    port_a: str | None = None
-    node_b: str | None = Field(default=None, description="Node at the other end.")
-    port_b: str | None = None
-
-    def label(self) -> str:
-        """``R1 e0/0 <-> SW1``."""
-        a = " ".join(x for x in (self.node_a, self.port_a) if x)
-        b = " ".join(x for x in (self.node_b, self.port_b) if x)
-        return f"{a} <-> {b}" if b else f"the link at {a}"
-
-
-class DeleteLinksArgs(StrictArgs):
-    """Arguments of `DeleteLinksTool`."""
-
-    links: list[LinkRef] = Field(min_length=1, max_length=MAX_BATCH)
-
-
-class DeleteLinksTool(AgentTool[DeleteLinksArgs]):
-    """Delete links named by their ends."""
-
-    name = "delete_links"
-    description = "Delete links, each named by the nodes (and ports) at its ends."
-    args_schema = DeleteLinksArgs
-    risk = "change"
-
-    def summary(self, args: DeleteLinksArgs) -> str:
-        """``delete link R1 e0/0 <-> SW1``."""
-        word = "link" if len(args.links) == 1 else "links"
-        return f"delete {word} {'; '.join(r.label() for r in args.links)}"
-
-    async def run(self, args: DeleteLinksArgs, ctx: RunContext) -> ToolResult:
-        """Resolve every link first, then delete."""
-        try:
-            topology = await project_topology(ctx)
-            targets = [
-                resolve_link(topology.nodes, topology.links, r.node_a, r.port_a, r.node_b, r.port_b)
-                for r in args.links
-            ]
-        except CopilotError as exc:
-            return error_result(exc)
-        by_id = {n.node_id: n for n in topology.nodes}
-        deleted: list[str] = []
-        for link in {lk.link_id: lk for lk in targets}.values():
-            try:
-                await ctx.client.delete_link(ctx.project_id, link.link_id)
-            except CopilotError as exc:
-                return _partial(
-                    "delete link", deleted, link_label(link, by_id), exc, {"deleted": deleted}
-                )
-            deleted.append(link_label(link, by_id))
-        return ToolResult(
-            text=f"Deleted {len(deleted)} link(s):\n" + "\n".join(f"- {x}" for x in deleted),
-            structured={"deleted": deleted},
-        )
-
-
 def node_change_tools() -> list[AgentTool[Any]]:
-    """The node and link change tools."""
-    return [
-        CreateNodesTool(),
-        UpdateNodesTool(),
-        DeleteNodesTool(),
-        CreateLinksTool(),
-        DeleteLinksTool(),
-    ]
+    """The node change tools."""
+    return [CreateNodesTool(), UpdateNodesTool(), DeleteNodesTool()]

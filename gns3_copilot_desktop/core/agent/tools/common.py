@@ -64,3 +64,15 @@ def join_names(names: list[str], limit: int = 8) -> str:
     if len(names) <= limit:
         return ", ".join(names)
     return f"{', '.join(names[:limit])} and {len(names) - limit} more"
+
+
+def partial_failure(
+    verb: str, done: list[str], failed: str, exc: CopilotError, structured: dict[str, Any]
+) -> ToolResult:
+    """A batch that failed half-way: what was done, what failed, and that the rest was not tried."""
+    before = f"Done before the failure: {', '.join(done)}. " if done else "Nothing was changed. "
+    return ToolResult.error(
+        f"Error: could not {verb} {failed}: {exc.user_message} {before}"
+        "The rest of the batch was not attempted.",
+        **structured,
+    )

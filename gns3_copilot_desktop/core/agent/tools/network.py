@@ -10,6 +10,7 @@ from gns3_copilot_desktop.core.agent.tools.capture_tools import capture_tools
 from gns3_copilot_desktop.core.agent.tools.change_tools import node_change_tools
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess, device_tools
 from gns3_copilot_desktop.core.agent.tools.inspect_tools import inspect_tools
+from gns3_copilot_desktop.core.agent.tools.link_tools import link_change_tools
 from gns3_copilot_desktop.core.agent.tools.power_tools import power_tools
 from gns3_copilot_desktop.core.agent.tools.project_tools import project_change_tools
 from gns3_copilot_desktop.core.agent.tools.registry import ToolRegistry
@@ -20,6 +21,7 @@ def network_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
     return [
         *inspect_tools(),
         *node_change_tools(),
+        *link_change_tools(),
         *power_tools(),
         *project_change_tools(),
         *capture_tools(),
