@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.agent.tools.device_tools import (
     RunDeviceCommandsArgs,
     RunDeviceCommandsTool,
-    is_read_only_command,
 )
 
 
