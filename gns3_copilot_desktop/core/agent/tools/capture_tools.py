@@ -6,6 +6,7 @@ The summary needs no Wireshark: the pcap/pcapng file is downloaded from the serv
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import Field
@@ -147,10 +148,10 @@ class SummarizeCaptureTool(AgentTool[SummarizeCaptureArgs]):
             )
         except CopilotError as exc:
             return error_result(exc)
-        return _summary_result(label, link, data, args.top)
+        return await _summary_result(label, link, data, args.top)
 
 
-def _summary_result(label: str, link: Link, data: bytes, top: int) -> ToolResult:
+async def _summary_result(label: str, link: Link, data: bytes, top: int) -> ToolResult:
     base: dict[str, Any] = {"link_id": link.link_id, "label": label, "file": link.capture_file_name}
     if not data and link.capturing:
         return ToolResult(
@@ -161,7 +162,8 @@ def _summary_result(label: str, link: Link, data: bytes, top: int) -> ToolResult
             structured={**base, "packets": 0, "live": True},
         )
     try:
-        summary = summarize_capture(data)
+        # ~160k packets/s: a big file would stall the event loop (the UI's) for seconds.
+        summary = await asyncio.to_thread(summarize_capture, data)
     except CaptureFormatError as exc:
         return ToolResult.error(f"Error: the capture of {label} could not be read: {exc}.", **base)
     state = " (live, still capturing)" if link.capturing else ""
