@@ -13,7 +13,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication, QPalette, QResizeEvent
 from PyQt6.QtWidgets import (
@@ -135,73 +134,153 @@ class CodeBlock(QFrame):
         self.copy_button.setText(QCoreApplication.translate("MessageView", "Copied"))
 
 
-class _Chunk(QWidget):
-    """Up to CHUNK_BLOCKS finished blocks, stacked.
+def _grows_downward(widget: QWidget) -> QWidget:
+    """Mark a container whose content only grows at the bottom while an answer streams.
 
-    Qt re-asks the widgets of the conversation for their height-for-width whenever anything in
-    it changes, and a layout asks each of its items. A frozen chunk (full, or of a finished
-    segment) never changes again, so it drops its layout and becomes a fixed-height leaf that
-    stacks its blocks itself, only when its width changes: a long answer then costs one cheap
-    C++ item per chunk instead of one text layout per block.
+    Without this, each growth of a widget repaints all of it (and its children) on every
+    paint; with it, Qt repaints only the newly exposed strip.
+    """
+    widget.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
+    return widget
+
+
+def _height_for(widget: QWidget, width: int) -> int:
+    """The height `widget` needs at `width` (polished first: the style sheet may change fonts)."""
+    widget.ensurePolished()
+    if widget.hasHeightForWidth():
+        return widget.heightForWidth(width)
+    return widget.sizeHint().height()
+
+
+class _Chunk(QWidget):
+    """Up to CHUNK_BLOCKS finished blocks, stacked by hand (no layout).
+
+    A Qt layout asks all its items again after any change inside it; a chunk only places the
+    block it adds, and re-stacks its blocks only when its width changes. Once full (or once its
+    segment finished) a chunk is *frozen*: it never changes again at this width.
     """
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.layout_: QVBoxLayout | None = QVBoxLayout(self)
-        self.layout_.setContentsMargins(0, 0, 0, 0)
-        self.layout_.setSpacing(BLOCK_SPACING)
+        _grows_downward(self)
         self._blocks: list[QWidget] = []
+        self._width = -1
+        self._bottom = 0
+        self._closed = False
 
     @property
     def frozen(self) -> bool:
-        """True once the chunk stacks its (final) blocks itself."""
-        return self.layout_ is None
+        """True once no more blocks go into this chunk."""
+        return self._closed or self.full
 
     @property
     def full(self) -> bool:
-        """True when no more blocks go into this chunk."""
+        """True when the chunk holds CHUNK_BLOCKS blocks."""
         return len(self._blocks) >= CHUNK_BLOCKS
 
-    def add(self, widget: QWidget) -> None:
-        """Append a block (only before the chunk is frozen)."""
-        assert self.layout_ is not None
+    def add(self, widget: QWidget) -> int:
+        """Place a block (a child of this chunk) under the others; return the new height."""
+        top = self._bottom + BLOCK_SPACING if self._blocks else 0
+        height = _height_for(widget, self._width)
+        widget.setGeometry(0, top, self._width, height)
+        widget.show()  # the chunk has no layout: showing lays out nothing above it
         self._blocks.append(widget)
-        self.layout_.addWidget(widget)
+        self._bottom = top + height
+        self.resize(self._width, self._bottom)
+        return self._bottom
 
     def freeze(self) -> None:
-        """No more blocks will be added: drop the layout, stack the blocks at this width."""
-        if self.layout_ is None:
-            return
-        sip.delete(self.layout_)
-        self.layout_ = None
-        self._stack(self.width())
+        """No more blocks will be added."""
+        self._closed = True
 
-    def _stack(self, width: int) -> None:
-        y = 0
-        for widget in self._blocks:
-            if widget.hasHeightForWidth():
-                height = widget.heightForWidth(width)
-            else:
-                height = widget.sizeHint().height()
-            widget.setGeometry(0, y, width, height)
-            y += height + BLOCK_SPACING
-        self.setFixedHeight(max(y - BLOCK_SPACING, 0))
-
-    def resizeEvent(self, event: QResizeEvent | None) -> None:
-        """A new width changes the wrapped height of the text."""
-        super().resizeEvent(event)
-        if self.frozen and event is not None and event.oldSize().width() != event.size().width():
-            self._stack(event.size().width())
-
-    def changeEvent(self, event: QEvent | None) -> None:
-        """Fonts and styles change the wrapped height."""
-        super().changeEvent(event)
-        if self.frozen:
-            self._stack(self.width())
+    def stack(self, width: int, force: bool = False) -> int:
+        """Lay the blocks out at `width` (only when it changed, or when forced); the height."""
+        if width != self._width or force:
+            self._width = width
+            top = 0
+            for widget in self._blocks:
+                height = _height_for(widget, width)
+                widget.setGeometry(0, top, width, height)
+                top += height + BLOCK_SPACING
+            self._bottom = max(top - BLOCK_SPACING, 0)
+        return self._bottom
 
     def widgets(self) -> list[QWidget]:
         """The block widgets, in order."""
         return list(self._blocks)
+
+
+class _BlockArea(QWidget):
+    """The finished blocks of a text segment: chunks stacked by hand, one fixed-height item.
+
+    Its parent's layout sees one widget of fixed height however long the answer grows. Adding
+    a block touches only the last chunk; a new width (or font or style) re-stacks everything
+    once. So the work of a paint does not grow with the length of the answer.
+    """
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        _grows_downward(self)
+        self.chunks: list[_Chunk] = []
+        self._width = -1
+        self._restack_queued = False
+
+    def chunk_for_next_block(self) -> _Chunk:
+        """The chunk the next block goes into (a new one when the last is frozen)."""
+        if self.chunks and not self.chunks[-1].frozen:
+            return self.chunks[-1]
+        chunk = _Chunk(self)
+        top = self._bottom() + BLOCK_SPACING if self.chunks else 0
+        chunk.stack(self._width)
+        chunk.setGeometry(0, top, max(self._width, 0), 0)
+        chunk.show()
+        self.chunks.append(chunk)
+        return chunk
+
+    def add(self, widget: QWidget) -> None:
+        """Add a block made as a child of `chunk_for_next_block()`."""
+        chunk = self.chunks[-1]
+        chunk.add(widget)
+        self._fit()
+
+    def freeze(self) -> None:
+        """The segment finished: its last chunk takes no more blocks."""
+        if self.chunks:
+            self.chunks[-1].freeze()
+
+    def _bottom(self) -> int:
+        last = self.chunks[-1]
+        return last.y() + last.height()
+
+    def _fit(self) -> None:
+        self.setFixedHeight(self._bottom() if self.chunks else 0)
+
+    def _restack(self, width: int, force: bool = False) -> None:
+        self._width = width
+        top = 0
+        for chunk in self.chunks:
+            height = chunk.stack(width, force)
+            chunk.setGeometry(0, top, width, height)
+            top += height + BLOCK_SPACING
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """A new width changes the wrapped height of the text."""
+        super().resizeEvent(event)
+        if self.width() != self._width:
+            self._restack(self.width())
+
+    def changeEvent(self, event: QEvent | None) -> None:
+        """Fonts and styles change the wrapped height (re-stacked once they all arrived)."""
+        super().changeEvent(event)
+        kinds = (QEvent.Type.FontChange, QEvent.Type.StyleChange)
+        if event is not None and event.type() in kinds and not self._restack_queued:
+            self._restack_queued = True
+            QTimer.singleShot(0, self._restyled)
+
+    def _restyled(self) -> None:
+        self._restack_queued = False
+        self._restack(self.width(), force=True)
 
 
 class TextSegment(QWidget):
@@ -209,11 +288,14 @@ class TextSegment(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        _grows_downward(self)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(4)
+        self._layout.setSpacing(BLOCK_SPACING)
         self._stream = MarkdownStream()
-        self._chunks: list[_Chunk] = []
+        self._area = _BlockArea(self)
+        self._area.hide()
+        self._layout.addWidget(self._area)
         self._open = _text_label(self)
         self._open.hide()
         self._layout.addWidget(self._open)
@@ -224,53 +306,29 @@ class TextSegment(QWidget):
         """The raw Markdown streamed so far."""
         return self._stream.text
 
+    @property
+    def _chunks(self) -> list[_Chunk]:
+        return self._area.chunks
+
     def feed(self, text: str) -> None:
         """Add text; render newly finished blocks once and the open block again."""
         done, open_block = self._stream.feed(text)
-        # open block first: the layout pass of `_add_blocks` then covers both changes
-        self._show_open(open_block)
         self._add_blocks(done)
+        self._show_open(open_block)
         self.renders += 1
 
     def finish(self) -> None:
         """End of this run: the open block becomes a finished widget."""
         self._add_blocks(self._stream.close())
         self._show_open(None)
-        for chunk in self._chunks:
-            chunk.freeze()
+        self._area.freeze()
 
     def _add_blocks(self, blocks: list[Block]) -> None:
-        """Add finished blocks with one layout pass.
-
-        Showing a widget inside a visible parent lays out every ancestor at once, so widgets are
-        added to a hidden chunk and the chunk is shown once: one pass per paint, not per block.
-        """
-        touched: list[_Chunk] = []
         for block in blocks:
-            if not self._chunks or self._chunks[-1].full:
-                if self._chunks:
-                    self._chunks[-1].freeze()
-                chunk = _Chunk(self)
-                chunk.hide()
-                self._chunks.append(chunk)
-                self._layout.insertWidget(self._layout.count() - 1, chunk)
-            chunk = self._chunks[-1]
-            if chunk not in touched:
-                chunk.hide()
-                touched.append(chunk)
-            self._add_block(chunk, block)
-        for chunk in touched:
-            chunk.show()
-
-    def _add_block(self, chunk: _Chunk, block: Block) -> None:
-        widget: QWidget
-        if block.kind == "code":
-            widget = CodeBlock(block.text, block.language, chunk)
-        else:
-            widget = _text_label(chunk, block.text, markdown=block.kind == "markdown")
-            if block.kind == "plain":
-                _show_unfinished_code(widget, block.text)
-        chunk.add(widget)
+            chunk = self._area.chunk_for_next_block()
+            self._area.add(_block_widget(chunk, block))
+        if blocks and self._area.isHidden():
+            self._area.show()
 
     def _show_open(self, block: Block | None) -> None:
         if block is None:
@@ -283,11 +341,21 @@ class TextSegment(QWidget):
             self._open.setText(block.text)
         else:
             _show_unfinished_code(self._open, block.text)
-        self._open.show()
+        if self._open.isHidden():
+            self._open.show()
 
     def block_widgets(self) -> list[QWidget]:
         """The widgets of the finished blocks, in order."""
         return [w for chunk in self._chunks for w in chunk.widgets()]
+
+
+def _block_widget(parent: QWidget, block: Block) -> QWidget:
+    if block.kind == "code":
+        return CodeBlock(block.text, block.language, parent)
+    label = _text_label(parent, block.text, markdown=block.kind == "markdown")
+    if block.kind == "plain":
+        _show_unfinished_code(label, block.text)
+    return label
 
 
 class UserBubble(QFrame):
@@ -344,6 +412,7 @@ class AssistantMessage(QWidget):
 
     def __init__(self, compact: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        _grows_downward(self)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(4)
@@ -413,7 +482,7 @@ class MessageView(QScrollArea):
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self._container = QWidget(self)
+        self._container = _grows_downward(QWidget(self))
         self._container.setObjectName("conversation")
         self._layout = QVBoxLayout(self._container)
         self._layout.setContentsMargins(8, 8, 8, 8)
