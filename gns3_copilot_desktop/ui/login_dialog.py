@@ -33,10 +33,6 @@ from gns3_copilot_desktop.ui.theme import colors
 DEFAULT_SERVER_URL = "http://127.0.0.1:3080"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("LoginDialog", text)
-
-
 @dataclass(frozen=True)
 class LoginRequest:
     """What the user typed."""
@@ -79,26 +75,40 @@ class LoginDialog(QDialog):
         self._login = login
         self._start_local_server = start_local_server
         self.result_value: LoginResult | None = None
-        self.setWindowTitle(_tr("Log in to GNS3"))
-        self.setAccessibleName(_tr("Log in to GNS3"))
+        self.setWindowTitle(QCoreApplication.translate("LoginDialog", "Log in to GNS3"))
+        self.setAccessibleName(QCoreApplication.translate("LoginDialog", "Log in to GNS3"))
         self._build(server_url, username, remember, reason)
 
     def _build(self, server_url: str, username: str, remember: bool, reason: str | None) -> None:
         self.reason_label = QLabel(reason or "", self)
         self.reason_label.setWordWrap(True)
         self.reason_label.setVisible(bool(reason))
-        self.url_edit = self._line(server_url, _tr("GNS3 server URL"))
-        self.user_edit = self._line(username, _tr("Username"))
-        self.password_edit = self._line("", _tr("Password"))
+        self.url_edit = self._line(
+            server_url, QCoreApplication.translate("LoginDialog", "GNS3 server URL")
+        )
+        self.user_edit = self._line(username, QCoreApplication.translate("LoginDialog", "Username"))
+        self.password_edit = self._line("", QCoreApplication.translate("LoginDialog", "Password"))
         self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.remember_box = QCheckBox(_tr("Remember me (keeps the login token in the OS keyring)"))
+        self.remember_box = QCheckBox(
+            QCoreApplication.translate(
+                "LoginDialog", "Remember me (keeps the login token in the OS keyring)"
+            )
+        )
         self.remember_box.setChecked(remember)
-        self.remember_box.setAccessibleName(_tr("Remember me"))
+        self.remember_box.setAccessibleName(
+            QCoreApplication.translate("LoginDialog", "Remember me")
+        )
         self.status_label = QLabel("", self)
         self.status_label.setWordWrap(True)
-        self.status_label.setAccessibleName(_tr("Login status"))
-        self.start_server_button = QPushButton(_tr("Start a local GNS3 server"), self)
-        self.start_server_button.setAccessibleName(_tr("Start a local GNS3 server"))
+        self.status_label.setAccessibleName(
+            QCoreApplication.translate("LoginDialog", "Login status")
+        )
+        self.start_server_button = QPushButton(
+            QCoreApplication.translate("LoginDialog", "Start a local GNS3 server"), self
+        )
+        self.start_server_button.setAccessibleName(
+            QCoreApplication.translate("LoginDialog", "Start a local GNS3 server")
+        )
         self.start_server_button.setVisible(False)
         self.start_server_button.clicked.connect(self._on_start_server)
         self.buttons = QDialogButtonBox(
@@ -107,16 +117,16 @@ class LoginDialog(QDialog):
         login_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         assert login_button is not None
         self.login_button: QPushButton = login_button
-        self.login_button.setText(_tr("Log in"))
-        self.login_button.setAccessibleName(_tr("Log in"))
+        self.login_button.setText(QCoreApplication.translate("LoginDialog", "Log in"))
+        self.login_button.setAccessibleName(QCoreApplication.translate("LoginDialog", "Log in"))
         name_buttons(self.buttons)
         self.buttons.accepted.connect(self._on_login)
         self.buttons.rejected.connect(self.reject)
 
         form = QFormLayout()
-        form.addRow(_tr("Server"), self.url_edit)
-        form.addRow(_tr("Username"), self.user_edit)
-        form.addRow(_tr("Password"), self.password_edit)
+        form.addRow(QCoreApplication.translate("LoginDialog", "Server"), self.url_edit)
+        form.addRow(QCoreApplication.translate("LoginDialog", "Username"), self.user_edit)
+        form.addRow(QCoreApplication.translate("LoginDialog", "Password"), self.password_edit)
         layout = QVBoxLayout(self)
         layout.addWidget(self.reason_label)
         layout.addLayout(form)
@@ -143,7 +153,9 @@ class LoginDialog(QDialog):
     def _on_login(self, *_: object) -> None:
         request = self.request()
         if not request.username or not request.password:
-            self._show_error(_tr("Enter a username and a password."))
+            self._show_error(
+                QCoreApplication.translate("LoginDialog", "Enter a username and a password.")
+            )
             return
         self._set_busy(True)
         spawn(self._run_login(request), name="gns3-login")
@@ -169,7 +181,9 @@ class LoginDialog(QDialog):
         if self._start_local_server is None:
             return
         self.start_server_button.setEnabled(False)
-        self.status_label.setText(_tr("Starting the local GNS3 server…"))
+        self.status_label.setText(
+            QCoreApplication.translate("LoginDialog", "Starting the local GNS3 server…")
+        )
         spawn(self._run_start_server(), name="gns3-start-local")
 
     async def _run_start_server(self) -> None:
@@ -179,7 +193,11 @@ class LoginDialog(QDialog):
         except CopilotError as exc:
             self._show_error(exc.user_message)
         else:
-            self.status_label.setText(_tr("The local GNS3 server is running. Log in."))
+            self.status_label.setText(
+                QCoreApplication.translate(
+                    "LoginDialog", "The local GNS3 server is running. Log in."
+                )
+            )
             self.start_server_button.setVisible(False)
         finally:
             self.start_server_button.setEnabled(True)
@@ -188,7 +206,7 @@ class LoginDialog(QDialog):
         for widget in (self.url_edit, self.user_edit, self.password_edit, self.login_button):
             widget.setEnabled(not busy)
         if busy:
-            self.status_label.setText(_tr("Logging in…"))
+            self.status_label.setText(QCoreApplication.translate("LoginDialog", "Logging in…"))
 
     def _show_error(self, message: str) -> None:
         self.status_label.setText(message)

@@ -43,11 +43,8 @@ PROVIDERS: list[tuple[str, str]] = [
     ("deepseek", "DeepSeek"),
     ("openai_compatible", "OpenAI-compatible (LM Studio, vLLM, OpenRouter…)"),
 ]
+# Each language by its own name; "" follows the system (its label is translated where shown).
 LANGUAGES: list[tuple[str, str]] = [("", "System"), ("en", "English"), ("zh_CN", "简体中文")]
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SettingsDialog", text)
 
 
 @dataclass
@@ -74,16 +71,22 @@ class SettingsDialog(QDialog):
         self, settings: Settings, actions: SettingsActions, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_tr("Copilot settings"))
-        self.setAccessibleName(_tr("Copilot settings"))
+        self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Copilot settings"))
+        self.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Copilot settings"))
         self._settings = settings.model_copy(deep=True)
         self._actions = actions
         self._api_keys: dict[str, str | None] = {}
         self.outcome: SettingsOutcome | None = None
         tabs = QTabWidget(self)
-        tabs.addTab(self._build_models_tab(), _tr("Models"))
-        tabs.addTab(self._build_grants_tab(), _tr("Permissions"))
-        tabs.addTab(self._build_general_tab(), _tr("General"))
+        tabs.addTab(
+            self._build_models_tab(), QCoreApplication.translate("SettingsDialog", "Models")
+        )
+        tabs.addTab(
+            self._build_grants_tab(), QCoreApplication.translate("SettingsDialog", "Permissions")
+        )
+        tabs.addTab(
+            self._build_general_tab(), QCoreApplication.translate("SettingsDialog", "General")
+        )
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -100,51 +103,87 @@ class SettingsDialog(QDialog):
     def _build_models_tab(self) -> QWidget:
         page = QWidget(self)
         self.profile_list = QListWidget(page)
-        self.profile_list.setAccessibleName(_tr("Model profiles"))
+        self.profile_list.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Model profiles")
+        )
         self.profile_list.currentRowChanged.connect(self._show_profile)
-        add = self._button(_tr("Add profile"), page, self._add_profile)
-        remove = self._button(_tr("Remove profile"), page, self._remove_profile)
-        self.make_active = self._button(_tr("Use this profile"), page, self._activate)
+        add = self._button(
+            QCoreApplication.translate("SettingsDialog", "Add profile"), page, self._add_profile
+        )
+        remove = self._button(
+            QCoreApplication.translate("SettingsDialog", "Remove profile"),
+            page,
+            self._remove_profile,
+        )
+        self.make_active = self._button(
+            QCoreApplication.translate("SettingsDialog", "Use this profile"), page, self._activate
+        )
         list_buttons = QHBoxLayout()
         for button in (add, remove, self.make_active):
             list_buttons.addWidget(button)
 
-        self.name_edit = self._line(_tr("Profile name"), page)
+        self.name_edit = self._line(
+            QCoreApplication.translate("SettingsDialog", "Profile name"), page
+        )
         self.provider_combo = QComboBox(page)
-        self.provider_combo.setAccessibleName(_tr("Provider"))
+        self.provider_combo.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Provider")
+        )
         for key, label in PROVIDERS:
             self.provider_combo.addItem(label, key)
         self.model_combo = QComboBox(page)
         self.model_combo.setEditable(True)
-        self.model_combo.setAccessibleName(_tr("Model"))
-        self.base_url_edit = self._line(_tr("Base URL"), page)
-        self.base_url_edit.setPlaceholderText(_tr("Provider default"))
-        self.api_key_edit = self._line(_tr("API key"), page)
+        self.model_combo.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model"))
+        self.base_url_edit = self._line(
+            QCoreApplication.translate("SettingsDialog", "Base URL"), page
+        )
+        self.base_url_edit.setPlaceholderText(
+            QCoreApplication.translate("SettingsDialog", "Provider default")
+        )
+        self.api_key_edit = self._line(
+            QCoreApplication.translate("SettingsDialog", "API key"), page
+        )
         self.api_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key_edit.setPlaceholderText(_tr("Stored in the OS keyring"))
+        self.api_key_edit.setPlaceholderText(
+            QCoreApplication.translate("SettingsDialog", "Stored in the OS keyring")
+        )
         self.temperature_spin = QDoubleSpinBox(page)
         self.temperature_spin.setRange(0.0, 2.0)
         self.temperature_spin.setSingleStep(0.1)
-        self.temperature_spin.setAccessibleName(_tr("Temperature"))
+        self.temperature_spin.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Temperature")
+        )
         self.context_spin = QSpinBox(page)
         self.context_spin.setRange(1024, 2_000_000)
         self.context_spin.setSingleStep(1024)
-        self.context_spin.setAccessibleName(_tr("Context window (tokens)"))
-        self.detect_ollama = self._button(_tr("Detect Ollama models"), page, self._detect)
-        self.test_button = self._button(_tr("Test connection"), page, self._test)
+        self.context_spin.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Context window (tokens)")
+        )
+        self.detect_ollama = self._button(
+            QCoreApplication.translate("SettingsDialog", "Detect Ollama models"), page, self._detect
+        )
+        self.test_button = self._button(
+            QCoreApplication.translate("SettingsDialog", "Test connection"), page, self._test
+        )
         self.test_label = QLabel("", page)
         self.test_label.setWordWrap(True)
-        self.test_label.setAccessibleName(_tr("Connection test result"))
+        self.test_label.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Connection test result")
+        )
 
-        self.profile_form = QGroupBox(_tr("Profile"), page)
+        self.profile_form = QGroupBox(QCoreApplication.translate("SettingsDialog", "Profile"), page)
         form = QFormLayout(self.profile_form)
-        form.addRow(_tr("Name"), self.name_edit)
-        form.addRow(_tr("Provider"), self.provider_combo)
-        form.addRow(_tr("Model"), self.model_combo)
-        form.addRow(_tr("Base URL"), self.base_url_edit)
-        form.addRow(_tr("API key"), self.api_key_edit)
-        form.addRow(_tr("Temperature"), self.temperature_spin)
-        form.addRow(_tr("Context window"), self.context_spin)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Name"), self.name_edit)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Provider"), self.provider_combo)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Model"), self.model_combo)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Base URL"), self.base_url_edit)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "API key"), self.api_key_edit)
+        form.addRow(
+            QCoreApplication.translate("SettingsDialog", "Temperature"), self.temperature_spin
+        )
+        form.addRow(
+            QCoreApplication.translate("SettingsDialog", "Context window"), self.context_spin
+        )
         row = QHBoxLayout()
         row.addWidget(self.detect_ollama)
         row.addWidget(self.test_button)
@@ -219,7 +258,11 @@ class SettingsDialog(QDialog):
             except CopilotError as exc:
                 self.test_label.setText(exc.user_message)
                 return
-        text = _tr("A key is stored in the OS keyring") if stored else _tr("No key stored")
+        text = (
+            QCoreApplication.translate("SettingsDialog", "A key is stored in the OS keyring")
+            if stored
+            else QCoreApplication.translate("SettingsDialog", "No key stored")
+        )
         self.api_key_edit.setPlaceholderText(text)
 
     def _store_form(self, *_: object) -> None:
@@ -254,7 +297,7 @@ class SettingsDialog(QDialog):
     def _add_profile(self, *_: object) -> None:
         profile = LlmProfile(
             id=uuid.uuid4().hex[:12],
-            name=_tr("New profile"),
+            name=QCoreApplication.translate("SettingsDialog", "New profile"),
             provider="openai",
             model="gpt-4o-mini",
             temperature=0.0,
@@ -284,7 +327,7 @@ class SettingsDialog(QDialog):
             self._reload_profiles(self.profile_list.currentRow())
 
     def _detect(self, *_: object) -> None:
-        self.test_label.setText(_tr("Looking for Ollama…"))
+        self.test_label.setText(QCoreApplication.translate("SettingsDialog", "Looking for Ollama…"))
         spawn(self._run_detect(), name="settings-ollama")
 
     async def _run_detect(self) -> None:
@@ -295,14 +338,22 @@ class SettingsDialog(QDialog):
             self.test_label.setText(exc.user_message)
             return
         if not models:
-            self.test_label.setText(_tr("Ollama answered but has no models installed."))
+            self.test_label.setText(
+                QCoreApplication.translate(
+                    "SettingsDialog", "Ollama answered but has no models installed."
+                )
+            )
             return
         current = self.model_combo.currentText()
         self.model_combo.clear()
         self.model_combo.addItems(models)
         self.model_combo.setEditText(current if current in models else models[0])
         self.provider_combo.setCurrentIndex(self.provider_combo.findData("ollama"))
-        self.test_label.setText(_tr("Ollama models found: {n}").format(n=len(models)))
+        self.test_label.setText(
+            QCoreApplication.translate("SettingsDialog", "Ollama models found: {n}").format(
+                n=len(models)
+            )
+        )
 
     def _test(self, *_: object) -> None:
         self._store_form()
@@ -311,7 +362,7 @@ class SettingsDialog(QDialog):
         if profile is None:
             return
         self.test_button.setEnabled(False)
-        self.test_label.setText(_tr("Testing…"))
+        self.test_label.setText(QCoreApplication.translate("SettingsDialog", "Testing…"))
         spawn(self._run_test(profile), name="settings-test-connection")
 
     async def _run_test(self, profile: LlmProfile) -> None:
@@ -329,10 +380,19 @@ class SettingsDialog(QDialog):
 
     def _build_grants_tab(self) -> QWidget:
         page = QWidget(self)
-        label = QLabel(_tr("Tools that run without asking, per project:"), page)
+        label = QLabel(
+            QCoreApplication.translate(
+                "SettingsDialog", "Tools that run without asking, per project:"
+            ),
+            page,
+        )
         self.grants_list = QListWidget(page)
-        self.grants_list.setAccessibleName(_tr("Always-allowed tools"))
-        revoke = self._button(_tr("Revoke"), page, self._revoke)
+        self.grants_list.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Always-allowed tools")
+        )
+        revoke = self._button(
+            QCoreApplication.translate("SettingsDialog", "Revoke"), page, self._revoke
+        )
         layout = QVBoxLayout(page)
         layout.addWidget(label)
         layout.addWidget(self.grants_list)
@@ -364,19 +424,30 @@ class SettingsDialog(QDialog):
         page = QWidget(self)
         self.heartbeat_spin = QDoubleSpinBox(page)
         self.heartbeat_spin.setRange(0.0, 300.0)
-        self.heartbeat_spin.setSuffix(" s")
-        self.heartbeat_spin.setSpecialValueText(_tr("Off"))
+        self.heartbeat_spin.setSuffix(QCoreApplication.translate("SettingsDialog", " s"))
+        self.heartbeat_spin.setSpecialValueText(QCoreApplication.translate("SettingsDialog", "Off"))
         self.heartbeat_spin.setValue(self._settings.heartbeat_interval_s)
-        self.heartbeat_spin.setAccessibleName(_tr("Heartbeat interval"))
+        self.heartbeat_spin.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Heartbeat interval")
+        )
         self.language_combo = QComboBox(page)
-        self.language_combo.setAccessibleName(_tr("Language"))
+        self.language_combo.setAccessibleName(
+            QCoreApplication.translate("SettingsDialog", "Language")
+        )
+        system = QCoreApplication.translate("SettingsDialog", "System")
         for code, label in LANGUAGES:
-            self.language_combo.addItem(label, code)
+            self.language_combo.addItem(label if code else system, code)
         current = self.language_combo.findData(self._settings.language or "")
         self.language_combo.setCurrentIndex(max(0, current))
         form = QFormLayout(page)
-        form.addRow(_tr("Heartbeat while working"), self.heartbeat_spin)
-        form.addRow(_tr("Language (after restart)"), self.language_combo)
+        form.addRow(
+            QCoreApplication.translate("SettingsDialog", "Heartbeat while working"),
+            self.heartbeat_spin,
+        )
+        form.addRow(
+            QCoreApplication.translate("SettingsDialog", "Language (after restart)"),
+            self.language_combo,
+        )
         return page
 
     # --- helpers ---------------------------------------------------------------------------

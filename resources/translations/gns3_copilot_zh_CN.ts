@@ -1,0 +1,878 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>ApprovalCard</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="44" />
+        <source>reads only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="45" />
+        <source>changes the project</source>
+        <translation>修改项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="46" />
+        <source>configures a device</source>
+        <translation>配置设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
+        <source>Argument %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="143" />
+        <source>Risk: %1</source>
+        <translation>风险：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="301" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="257" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="163" />
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="164" />
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="167" />
+        <source>Approve %1</source>
+        <translation>批准 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="172" />
+        <source>Reject %1</source>
+        <translation>拒绝 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="183" />
+        <source>Reason for rejecting (optional, the model sees it)</source>
+        <translation>拒绝理由（可选，模型会看到）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="188" />
+        <source>Reason for rejecting %1</source>
+        <translation>拒绝 %1 的理由</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="197" />
+        <source>Always allow %1 in this project</source>
+        <translation>在此项目中始终允许 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="238" />
+        <source>Approval needed</source>
+        <translation>需要批准</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="242" />
+        <source>The assistant wants to run %n tool call(s):</source>
+        <translation>
+            <numerusform>助手想要执行 %n 个工具调用：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="255" />
+        <source>Submit decisions</source>
+        <translation>提交决定</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="267" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="264" />
+        <source>Approve all</source>
+        <translation>全部批准</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="271" />
+        <source>Reject all</source>
+        <translation>全部拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="331" />
+        <source>%1 approved, %2 rejected</source>
+        <translation>已批准 %1 个，已拒绝 %2 个</translation>
+    </message>
+</context><context>
+    <name>ChatController</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="104" />
+        <source>An unexpected error stopped the answer. It was logged.</source>
+        <translation>意外错误中断了回答，详情已写入日志。</translation>
+    </message>
+</context><context>
+    <name>ChatPanel</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="63" />
+        <source>☰ Sessions</source>
+        <translation>☰ 会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="66" />
+        <source>Show sessions</source>
+        <translation>显示会话列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="68" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="69" />
+        <source>Session title</source>
+        <translation>会话标题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="75" />
+        <source>Compact</source>
+        <translation>紧凑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="78" />
+        <source>Compact tool cards</source>
+        <translation>紧凑显示工具卡片</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="81" />
+        <source>Hide tool cards behind a count</source>
+        <translation>把工具卡片折叠成一个计数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="214" />
+        <source>The assistant is answering.</source>
+        <translation>助手正在回答。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="221" />
+        <source>Approval needed for %n tool call(s).</source>
+        <translation>
+            <numerusform>有 %n 个工具调用需要批准。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="232" />
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="241" />
+        <source>The answer is complete.</source>
+        <translation>回答已完成。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="244" />
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+</context><context>
+    <name>Composer</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="63" />
+        <source>Message the copilot (Enter sends, Shift+Enter new line)</source>
+        <translation>给 Copilot 发消息（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="67" />
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="78" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="80" />
+        <source>The model that answers</source>
+        <translation>用来回答的模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="83" />
+        <source>No model configured</source>
+        <translation>未配置模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="90" />
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="91" />
+        <source>Send message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="93" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="95" />
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="97" />
+        <source>Stop (Esc)</source>
+        <translation>停止 (Esc)</translation>
+    </message>
+</context><context>
+    <name>CopilotDock</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/dock.py" line="20" />
+        <location filename="../../gns3_copilot_desktop/ui/dock.py" line="18" />
+        <source>GNS3 Copilot</source>
+        <translation>GNS3 Copilot</translation>
+    </message>
+</context><context>
+    <name>LoginDialog</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="78" />
+        <source>Log in to GNS3</source>
+        <translation>登录 GNS3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="87" />
+        <source>GNS3 server URL</source>
+        <translation>GNS3 服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="89" />
+        <source>Username</source>
+        <translation>用户名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="90" />
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="93" />
+        <source>Remember me (keeps the login token in the OS keyring)</source>
+        <translation>记住我（登录令牌保存在系统密钥环中）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="99" />
+        <source>Remember me</source>
+        <translation>记住我</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="104" />
+        <source>Login status</source>
+        <translation>登录状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="107" />
+        <source>Start a local GNS3 server</source>
+        <translation>启动本地 GNS3 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="120" />
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="127" />
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="157" />
+        <source>Enter a username and a password.</source>
+        <translation>请输入用户名和密码。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="185" />
+        <source>Starting the local GNS3 server…</source>
+        <translation>正在启动本地 GNS3 服务器…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="197" />
+        <source>The local GNS3 server is running. Log in.</source>
+        <translation>本地 GNS3 服务器已在运行，请登录。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="209" />
+        <source>Logging in…</source>
+        <translation>正在登录…</translation>
+    </message>
+</context><context>
+    <name>MessageView</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="112" />
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="115" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="116" />
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="126" />
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="134" />
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="372" />
+        <source>You wrote</source>
+        <translation>你的消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="388" />
+        <source>The answer failed.</source>
+        <translation>回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="394" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="396" />
+        <source>Retry the last message</source>
+        <translation>重新发送上一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="402" />
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="423" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="481" />
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="491" />
+        <source>Show earlier messages</source>
+        <translation>显示更早的消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="511" />
+        <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
+        <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="517" />
+        <source>↓ Jump to latest</source>
+        <translation>↓ 跳到最新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="519" />
+        <source>Jump to the latest message</source>
+        <translation>跳到最新消息</translation>
+    </message>
+</context><context>
+    <name>SessionsPanel</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="41" />
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="43" />
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="47" />
+        <source>%1 h ago</source>
+        <translation>%1 小时前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="52" />
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="54" />
+        <source>%1 days ago</source>
+        <translation>%1 天前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="74" />
+        <source>Search titles and messages</source>
+        <translation>搜索标题和消息内容</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="77" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="84" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="85" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="89" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="94" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
+        <source>Pin or unpin session</source>
+        <translation>置顶或取消置顶会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="99" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="108" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="257" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="158" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="164" />
+        <source>, pinned</source>
+        <translation>，已置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="201" />
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="233" />
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="254" />
+        <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
+        <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
+    </message>
+</context><context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="74" />
+        <source>Copilot settings</source>
+        <translation>Copilot 设置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="82" />
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="85" />
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="88" />
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
+        <source>Model profiles</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
+        <source>Add profile</source>
+        <translation>添加配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
+        <source>Remove profile</source>
+        <translation>删除配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="119" />
+        <source>Use this profile</source>
+        <translation>使用此配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="126" />
+        <source>Profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="130" />
+        <source>Provider</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="136" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="138" />
+        <source>Base URL</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
+        <source>Provider default</source>
+        <translation>提供商默认地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
+        <source>Stored in the OS keyring</source>
+        <translation>保存在系统密钥环中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="160" />
+        <source>Context window (tokens)</source>
+        <translation>上下文窗口（token 数）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="163" />
+        <source>Detect Ollama models</source>
+        <translation>检测 Ollama 模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="171" />
+        <source>Connection test result</source>
+        <translation>连接测试结果</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="185" />
+        <source>Context window</source>
+        <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="262" />
+        <source>A key is stored in the OS keyring</source>
+        <translation>系统密钥环中已保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="264" />
+        <source>No key stored</source>
+        <translation>未保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="300" />
+        <source>New profile</source>
+        <translation>新配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="330" />
+        <source>Looking for Ollama…</source>
+        <translation>正在查找 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="342" />
+        <source>Ollama answered but has no models installed.</source>
+        <translation>Ollama 有响应，但没有安装任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="353" />
+        <source>Ollama models found: {n}</source>
+        <translation>找到 {n} 个 Ollama 模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="365" />
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="384" />
+        <source>Tools that run without asking, per project:</source>
+        <translation>各项目中无需询问即可运行的工具：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="391" />
+        <source>Always-allowed tools</source>
+        <translation>始终允许的工具</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="394" />
+        <source>Revoke</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="427" />
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="428" />
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="431" />
+        <source>Heartbeat interval</source>
+        <translation>心跳间隔</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="435" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="437" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="444" />
+        <source>Heartbeat while working</source>
+        <translation>处理时显示心跳</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="448" />
+        <source>Language (after restart)</source>
+        <translation>语言（重启后生效）</translation>
+    </message>
+</context><context>
+    <name>StatusLine</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="33" />
+        <source>Activity</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="36" />
+        <source>Token usage</source>
+        <translation>Token 用量</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="40" />
+        <source>Context used</source>
+        <translation>已用上下文</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="90" />
+        <source>%1 tokens</source>
+        <translation>%1 token</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="94" />
+        <source>Session: %1 input and %2 output tokens</source>
+        <translation>本会话：输入 %1 token，输出 %2 token</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="111" />
+        <source>Context used by the next request: %1</source>
+        <translation>下一次请求占用的上下文：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="147" />
+        <source>working · %1 s</source>
+        <translation>处理中 · %1 秒</translation>
+    </message>
+</context><context>
+    <name>ToolCard</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="52" />
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="53" />
+        <source>awaiting approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="56" />
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="57" />
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="60" />
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="99" />
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="102" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="105" />
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="116" />
+        <source>… %1 lines hidden …</source>
+        <translation>… 已隐藏 %1 行 …</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="123" />
+        <source>
+… %1 characters hidden …
+</source>
+        <translation>
+… 已隐藏 %1 个字符 …
+</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="230" />
+        <source>truncated</source>
+        <translation>已截断</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="233" />
+        <source>The model saw a shortened version of this output.</source>
+        <translation>模型看到的是此输出的截断版本。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="253" />
+        <source>Tool %1: %2, %3</source>
+        <translation>工具 %1：%2，%3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="258" />
+        <source>Show details of %1</source>
+        <translation>显示 %1 的详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="335" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="332" />
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="338" />
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="345" />
+        <source>Show the whole output</source>
+        <translation>显示完整输出</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="366" />
+        <source>(no output yet)</source>
+        <translation>（暂无输出）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="418" />
+        <source>%n tool call(s)</source>
+        <translation>
+            <numerusform>%n 个工具调用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="420" />
+        <source>%1 running</source>
+        <translation>%1 个运行中</translation>
+    </message>
+</context></TS>
