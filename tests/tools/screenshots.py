@@ -1,11 +1,14 @@
 """Screenshots of the Copilot dock's main states into docs/screenshots/ (offscreen, no server).
 
-Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.tools.screenshots [out_dir]`.
-The states are reached by driving the real widgets with the ScriptedBackend test double.
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.tools.screenshots [out_dir]`
+(`--only NAME` takes only the states whose name starts with NAME).
+The states are reached by driving the real widgets with the ScriptedBackend test double. The
+zh-CN-* states load the shipped Simplified Chinese translation (resources/translations).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import sys
@@ -16,10 +19,11 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import qasync
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import Qt, QTranslator
 from PyQt6.QtGui import QPalette
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 
+from gns3_copilot_desktop.core.paths import resource_path
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, TokenUsage
 from gns3_copilot_desktop.ui.backend import AssistantTurn, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.dock import CopilotDock
@@ -57,6 +61,32 @@ Neighbor ID  Pri  State    Dead Time  Address   Interface
 
 Next, I can start R3 and configure OSPF area 0 on it.
 """
+
+QUESTION = "What is in my lab?"
+
+ANSWER_ZH = """## 你的实验拓扑
+
+项目 **ospf-lab** 有 3 台路由器和 1 台交换机：
+
+| 节点 | 类型 | 状态 |
+|------|------|------|
+| R1 | Dynamips c7200 | 已启动 |
+| R2 | Dynamips c7200 | 已启动 |
+| SW1 | 以太网交换机 | 已启动 |
+
+- R1 和 R2 通过 SW1 的链路互联
+- R3 已停止
+
+```
+R1# show ip ospf neighbor
+Neighbor ID  Pri  State    Dead Time  Address   Interface
+2.2.2.2        1  FULL/DR  00:00:35   10.0.0.2  Fa0/0
+```
+
+接下来，我可以启动 R3，并在它上面把端口加入 OSPF 区域 0。
+"""
+
+QUESTION_ZH = "我的实验拓扑里有什么？"
 
 
 async def wait_until(condition: Callable[[], bool], limit_s: float = 5.0) -> None:
@@ -113,11 +143,17 @@ async def shoot_empty(out: Path) -> None:
     window.close()
 
 
-async def shoot_streaming(out: Path, name: str = "streaming", dock_width: int = 460) -> None:
+async def shoot_streaming(
+    out: Path,
+    name: str = "streaming",
+    dock_width: int = 460,
+    answer: str = ANSWER,
+    question: str = QUESTION,
+) -> None:
     backend = ScriptedBackend()
     seed_sessions(backend)
     stall = asyncio.Event()
-    half = ANSWER[: ANSWER.index("Neighbor ID") + 30]
+    half = answer[: answer.index("Neighbor ID") + 30]
     backend.add_turn(
         ChatChunk(
             type="usage",
@@ -136,7 +172,7 @@ async def shoot_streaming(out: Path, name: str = "streaming", dock_width: int = 
     )
     window, dock = make_window(backend, dock_width=dock_width)
     await dock.panel.sessions.refresh()
-    dock.panel.send("What is in my lab?")
+    dock.panel.send(question)
     await wait_until(
         lambda: (
             "Neighbor"
@@ -243,7 +279,9 @@ async def shoot_error(out: Path) -> None:
     window.close()
 
 
-async def shoot_history(out: Path, name: str, width: int, dock_width: int) -> None:
+async def shoot_history(
+    out: Path, name: str, width: int, dock_width: int, answer: str = ANSWER
+) -> None:
     backend = ScriptedBackend()
     seed_sessions(backend)
     entry = backend.add_session(
@@ -264,7 +302,7 @@ async def shoot_history(out: Path, name: str, width: int, dock_width: int) -> No
                 "",
                 "rejected",
             ),
-            AssistantTurn(ANSWER),
+            AssistantTurn(answer),
             UserTurn("Thanks! Now what is the OSPF state?"),
         ],
     )
@@ -276,27 +314,52 @@ async def shoot_history(out: Path, name: str, width: int, dock_width: int) -> No
     window.close()
 
 
-async def main(out: Path) -> None:
+async def shoot_chinese(out: Path) -> None:
+    """The dock with the shipped Simplified Chinese translation (and a Chinese conversation)."""
+    app = QApplication.instance()
+    assert app is not None
+    translator = QTranslator()
+    if not translator.load(str(resource_path("translations", "gns3_copilot_zh_CN.qm"))):
+        raise RuntimeError("the zh_CN translation did not load")
+    app.installTranslator(translator)
+    try:
+        await shoot_streaming(out, "zh-CN-streaming", 460, ANSWER_ZH, QUESTION_ZH)
+        await shoot_history(out, "zh-CN-wide-sessions", 1400, 900, ANSWER_ZH)
+    finally:
+        app.removeTranslator(translator)
+
+
+async def main(out: Path, only: str | None = None) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     app.setStyle("Fusion")
     app.setPalette(light_palette())
-    await shoot_empty(out)
-    await shoot_streaming(out)
-    await shoot_tools(out)
-    await shoot_approval(out)
-    await shoot_error(out)
-    await shoot_history(out, "narrow-dock", 800, 360)
-    await shoot_streaming(out, "narrow-streaming", 360)
-    await shoot_history(out, "wide-sessions", 1400, 900)
-    app.setPalette(dark_palette())
-    await shoot_streaming(out, "dark-streaming")
-    await shoot_history(out, "dark-wide-sessions", 1400, 900)
+    shots: list[tuple[str, Callable[[], object]]] = [
+        ("empty", lambda: shoot_empty(out)),
+        ("streaming", lambda: shoot_streaming(out)),
+        ("tool-cards", lambda: shoot_tools(out)),
+        ("approval", lambda: shoot_approval(out)),
+        ("error", lambda: shoot_error(out)),
+        ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
+        ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
+        ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
+        ("zh-CN", lambda: shoot_chinese(out)),
+    ]
+    for name, shoot in shots:
+        if only is None or name.startswith(only):
+            await shoot()  # type: ignore[misc]
+    if only is None or only.startswith("dark"):
+        app.setPalette(dark_palette())
+        await shoot_streaming(out, "dark-streaming")
+        await shoot_history(out, "dark-wide-sessions", 1400, 900)
     app.setPalette(QPalette())
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir", nargs="?", type=Path, default=OUT)
+    parser.add_argument("--only", help="the states whose name starts with this (e.g. zh-CN)")
+    args = parser.parse_args()
     QApplication(sys.argv[:1])
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    target.mkdir(parents=True, exist_ok=True)
-    qasync.run(main(target))
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    qasync.run(main(args.out_dir, args.only))
