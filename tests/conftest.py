@@ -17,6 +17,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.telnet_lab",
     "tests.helpers.vpcs_lab.gns3_lab",
     "tests.helpers.agent",
+    "tests.helpers.copilot_app",
 ]
 
 

@@ -1,0 +1,342 @@
+"""The composition root and the ``gns3-copilot`` entry point.
+
+`create_copilot` builds the concrete services (`Workspace`: settings, keyring, GNS3 login, agent
+services) and hands them to the widgets (`CopilotDock` with its `ChatPanel`, `CopilotHeader`), in
+any `QMainWindow`: the standalone window of `main`, or the GNS3 GUI's own window, whose controller
+connection is then used instead of a login (`ExternalAuth`).
+
+`main` parses the command line, sets up logging and the excepthook, loads translations, runs the
+Qt application on a qasync loop, restores and saves the window's geometry, and closes everything
+cleanly on exit. LangChain and LangGraph are imported after the window is shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import importlib.util
+import json
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+from PyQt6.QtCore import QByteArray, QCoreApplication, QLocale, QTranslator
+from PyQt6.QtGui import QCloseEvent
+from PyQt6.QtWidgets import QApplication, QMainWindow, QMessageBox, QVBoxLayout, QWidget
+
+from gns3_copilot_desktop.core.logs import redact, setup_logging
+from gns3_copilot_desktop.core.paths import AppPaths, app_paths, resource_path
+from gns3_copilot_desktop.core.workspace import Workspace
+from gns3_copilot_desktop.ui.copilot import CopilotHeader
+from gns3_copilot_desktop.ui.dock import CopilotDock
+from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
+from gns3_copilot_desktop.ui.service_backend import ServiceBackend
+
+log = logging.getLogger(__name__)
+
+WINDOW_TITLE = "GNS3 Copilot"
+DEFAULT_SIZE = (1000, 760)
+SHUTDOWN_TIMEOUT_S = 5.0
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("App", text)
+
+
+@dataclass
+class AppOptions:
+    """What the command line (or the GNS3 GUI integration, or a test) chooses."""
+
+    server_url: str | None = None
+    """Overrides the saved GNS3 server."""
+    model_base_url: str | None = None
+    """An explicit OpenAI-compatible endpoint (self-test, CI)."""
+    model_name: str | None = None
+    home: Path | None = None
+    """A ``GNS3_COPILOT_HOME``-like root for settings, data and logs (tests)."""
+
+
+class ExternalAuth(Protocol):
+    """The GNS3 GUI's own controller connection."""
+
+    def base_url(self) -> str:
+        """The controller URL, without ``/v3``."""
+        ...
+
+    def token(self) -> str | None:
+        """The JWT, read fresh each time (the GUI re-authenticates)."""
+        ...
+
+    def username(self) -> str | None:
+        """Who is logged in to the GUI."""
+        ...
+
+
+@dataclass
+class CopilotHandle:
+    """The copilot built into a window: its dock, its services and its header."""
+
+    dock: CopilotDock
+    workspace: Workspace
+    header: CopilotHeader
+    _closed: bool = field(default=False, repr=False)
+
+    async def set_project(self, project_id: str | None) -> None:
+        """Follow an external project choice (the GNS3 GUI's current project)."""
+        await self.header.set_project(project_id)
+
+    async def aclose(self) -> None:
+        """Stop any answer, close the agent services and the GNS3 client (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.header.shutdown()
+        self.dock.panel.stop()
+        await _cancel_ui_tasks()
+        await self.workspace.aclose()
+
+
+def paths_for(options: AppOptions) -> AppPaths:
+    """The app's folders: under ``options.home`` when given, else the per-OS defaults."""
+    if options.home is None:
+        return app_paths()
+    root = options.home.expanduser()
+    return AppPaths(root / "config", root / "data", root / "logs", root / "cache")
+
+
+def explicit_llm(options: AppOptions) -> dict[str, Any] | None:
+    """The explicit model configuration of the command line, if any."""
+    if not options.model_base_url:
+        return None
+    return {
+        "provider": "openai_compatible",
+        "model": options.model_name or "default",
+        "base_url": options.model_base_url,
+    }
+
+
+async def create_copilot(
+    window: QMainWindow, options: AppOptions, *, external_auth: ExternalAuth | None = None
+) -> CopilotHandle:
+    """Build the copilot dock with its services and dock it into `window` (on the right).
+
+    The login is restored (or asked for) in the background, so this returns quickly. With
+    ``external_auth`` there is no login dialog and the project is driven by `set_project`.
+    """
+    env: dict[str, str] | None = None
+    if options.model_name and not options.model_base_url:
+        env = {**os.environ, "GNS3_COPILOT_MODEL": options.model_name}
+    workspace = await Workspace.open(
+        paths_for(options),
+        server_url=options.server_url,
+        explicit_llm=explicit_llm(options),
+        env=env,
+        external_auth=external_auth,
+    )
+    backend = ServiceBackend(workspace)
+    dock = CopilotDock(backend, window)
+    header = CopilotHeader(workspace, dock.panel, backend)
+    container = QWidget(dock)
+    layout = QVBoxLayout(container)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    layout.addWidget(header)
+    layout.addWidget(dock.panel, 1)
+    dock.setWidget(container)
+    dock.add_to(window)
+    dock.panel.compact_toggle.setChecked(workspace.settings.compact_tool_cards)
+    spawn(header.start(), name="copilot-start")
+    return CopilotHandle(dock=dock, workspace=workspace, header=header)
+
+
+# --- the standalone application ----------------------------------------------------------------
+
+
+class MainWindow(QMainWindow):
+    """The standalone window: the copilot dock is its only content. Tells when it closes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("CopilotMainWindow")
+        self.setWindowTitle(WINDOW_TITLE)
+        self.resize(*DEFAULT_SIZE)
+        self.closed = asyncio.Event()
+        placeholder = QWidget(self)
+        placeholder.setMaximumWidth(0)
+        self.setCentralWidget(placeholder)
+
+    def closeEvent(self, event: QCloseEvent | None) -> None:
+        """Let `run_app` save the state and shut down."""
+        super().closeEvent(event)
+        self.closed.set()
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line of ``gns3-copilot``."""
+    parser = argparse.ArgumentParser(prog="gns3-copilot", description="GNS3 Copilot Desktop")
+    parser.add_argument("--server", metavar="URL", help="GNS3 server URL (default: last used)")
+    parser.add_argument(
+        "--model-base-url", metavar="URL", help="an OpenAI-compatible endpoint to use"
+    )
+    parser.add_argument("--model", metavar="NAME", help="model name (or provider:model)")
+    parser.add_argument("--home", metavar="DIR", type=Path, help="folder for settings and data")
+    parser.add_argument("--gns3-gui", action="store_true", help="run inside the GNS3 GUI")
+    parser.add_argument("--self-test", action="store_true", help="check the installation")
+    return parser.parse_args(list(argv))
+
+
+def options_from(args: argparse.Namespace) -> AppOptions:
+    """`AppOptions` from parsed arguments."""
+    return AppOptions(
+        server_url=args.server,
+        model_base_url=args.model_base_url,
+        model_name=args.model,
+        home=args.home,
+    )
+
+
+def install_excepthook() -> None:
+    """Unexpected errors are logged and shown in a dialog (STYLE.md rule 4)."""
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        log.error("unexpected error", exc_info=(kind, exc, tb))
+        if QApplication.instance() is None or issubclass(kind, KeyboardInterrupt):
+            return
+        text = redact("".join(traceback.format_exception(kind, exc, tb)))
+        box = QMessageBox(QMessageBox.Icon.Critical, WINDOW_TITLE, _tr("Something went wrong."))
+        box.setInformativeText(redact(str(exc)) or kind.__name__)
+        box.setDetailedText(text)
+        box.setAccessibleName(_tr("Unexpected error"))
+        box.open()
+        _open_boxes.append(box)
+        box.finished.connect(lambda *_: _open_boxes.remove(box))
+
+    sys.excepthook = hook
+
+
+_open_boxes: list[QMessageBox] = []
+
+
+def install_translator(app: QApplication, language: str | None) -> QTranslator | None:
+    """Load ``resources/translations/<locale>.qm`` for the chosen or the system language."""
+    names = [language] if language else QLocale.system().uiLanguages()
+    for name in names:
+        code = name.replace("-", "_")
+        for candidate in (code, code.split("_")[0]):
+            try:
+                path = resource_path("translations", f"{candidate}.qm")
+            except (FileNotFoundError, ValueError):
+                continue
+            translator = QTranslator(app)
+            if translator.load(str(path)):
+                app.installTranslator(translator)
+                return translator
+    return None
+
+
+def saved_language(paths: AppPaths) -> str | None:
+    """The language chosen in the settings, read without side effects (before any widget)."""
+    try:
+        raw = json.loads(paths.settings_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    language = raw.get("language") if isinstance(raw, dict) else None
+    return language if isinstance(language, str) and language else None
+
+
+def restore_window(window: QMainWindow, handle: CopilotHandle) -> None:
+    """Geometry and dock layout from the settings."""
+    state = handle.workspace.settings.window_state
+    if state.geometry:
+        window.restoreGeometry(QByteArray.fromBase64(state.geometry.encode()))
+    if state.state:
+        window.restoreState(QByteArray.fromBase64(state.state.encode()))
+
+
+async def save_window(window: QMainWindow, handle: CopilotHandle) -> None:
+    """Geometry and dock layout into the settings."""
+    settings = handle.workspace.settings
+    settings.window_state.geometry = bytes(window.saveGeometry().toBase64().data()).decode()
+    settings.window_state.state = bytes(window.saveState().toBase64().data()).decode()
+    settings.compact_tool_cards = handle.dock.panel.compact_toggle.isChecked()
+    await handle.workspace.save_settings()
+
+
+async def run_app(app: QApplication, options: AppOptions) -> int:
+    """Show the window with the copilot and run until it is closed; then shut down cleanly."""
+    window = MainWindow()
+    handle = await create_copilot(window, options)
+    restore_window(window, handle)
+    window.show()
+    app.aboutToQuit.connect(window.closed.set)
+    spawn(_warm_up(), name="warm-up")
+    await window.closed.wait()
+    try:
+        await save_window(window, handle)
+    finally:
+        await shutdown(handle)
+    return 0
+
+
+async def _warm_up() -> None:
+    """Import the agent's heavy libraries once the window is up, off the UI thread."""
+    await asyncio.to_thread(importlib.import_module, "gns3_copilot_desktop.core.agent.service")
+
+
+async def shutdown(handle: CopilotHandle) -> None:
+    """Close the services (with a time limit), then cancel whatever the widgets still run."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(handle.aclose(), SHUTDOWN_TIMEOUT_S)
+    await _cancel_ui_tasks()
+
+
+async def _cancel_ui_tasks() -> None:
+    """Cancel the widgets' running tasks (answers, list refreshes) and let them unwind."""
+    current = asyncio.current_task()
+    rest = [t for t in pending_tasks() if t is not current]
+    for task in rest:
+        task.cancel()
+    if rest:
+        await asyncio.wait(rest, timeout=SHUTDOWN_TIMEOUT_S)
+
+
+def _dispatch(module: str, argv: list[str]) -> int:
+    """Run ``module.run(argv)`` when that optional module exists (GNS3 GUI, self-test)."""
+    if importlib.util.find_spec(module) is None:
+        print(f"gns3-copilot: {module} is not available in this installation", file=sys.stderr)
+        return 2
+    result = importlib.import_module(module).run(argv)
+    return int(result or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``gns3-copilot`` entry point."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if "--gns3-gui" in args_list:
+        return _dispatch("gns3_copilot_desktop.gns3_gui.launch", args_list)
+    if "--self-test" in args_list:
+        return _dispatch("gns3_copilot_desktop.selftest", args_list)
+    options = options_from(parse_args(args_list))
+    paths = paths_for(options).ensure()
+    setup_logging(paths.log_dir)
+    install_excepthook()
+    import qasync
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "gns3-copilot"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("gns3-copilot")
+    app.setApplicationDisplayName(WINDOW_TITLE)
+    install_translator(app, saved_language(paths))
+    return int(qasync.run(run_app(app, options)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

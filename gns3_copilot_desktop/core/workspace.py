@@ -1,0 +1,531 @@
+"""The app's services and state, without Qt: the one object the UI talks to for everything but chat.
+
+`Workspace` owns the settings (file + model), the secret store, the `Gns3Client` of the current
+server and who is logged in, the `ProjectFollower` of that server, and the `ProjectAgentManager`
+(one `AgentService` per project). It resolves the model to use (explicit > active profile with its
+key from the keyring > environment) and builds the `RunContext` of each turn.
+
+Login: the password is only sent to the server; with "remember me" the JWT goes to the OS keyring
+(per server + username) and `restore_login` finds it at the next start. `logout` removes it. An
+expired or refused token raises `Gns3AuthError`, which the UI answers by opening the login again.
+
+With an external auth source (the GNS3 GUI's own connection) there is no login here: the token is
+read from it before every use, because the GUI re-authenticates on its own.
+
+LangChain and LangGraph are imported only when the first agent service or model is needed, so the
+window shows before those heavy imports happen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    Gns3AuthError,
+    Gns3ConnectionError,
+    Gns3NotFoundError,
+    ModelConfigError,
+)
+from gns3_copilot_desktop.core.gns3.client import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import Notification, Project, token_expired
+from gns3_copilot_desktop.core.paths import AppPaths
+from gns3_copilot_desktop.core.project_follower import ProjectFollower
+from gns3_copilot_desktop.core.secrets import SecretStore
+from gns3_copilot_desktop.core.settings import (
+    LlmProfile,
+    ServerProfile,
+    Settings,
+    SettingsStore,
+    normalize_server_url,
+)
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from gns3_copilot_desktop.core.agent.context import RunContext
+    from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
+    from gns3_copilot_desktop.core.agent.model_factory import LlmConfig
+    from gns3_copilot_desktop.core.agent.service import AgentService
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SERVER_URL = "http://127.0.0.1:3080"
+NOT_LOGGED_IN_TEXT = "You are not logged in to the GNS3 server. Log in to continue."
+EXPIRED_TEXT = "Your GNS3 login has expired. Log in again to continue."
+
+
+class TokenSource(Protocol):
+    """Somebody else's connection to the GNS3 controller (the GNS3 GUI's)."""
+
+    def base_url(self) -> str:
+        """The controller URL, without ``/v3``."""
+        ...
+
+    def token(self) -> str | None:
+        """The current JWT (read fresh each time: the owner may have re-authenticated)."""
+        ...
+
+    def username(self) -> str | None:
+        """Who is logged in, when known."""
+        ...
+
+
+@dataclass(frozen=True)
+class LoginInfo:
+    """Who is logged in where, and whether the token was remembered in the keyring."""
+
+    server_url: str
+    username: str
+    remembered: bool
+
+
+class Workspace:
+    """Settings, secrets, the GNS3 login, project following and the agent services of one app."""
+
+    def __init__(
+        self,
+        paths: AppPaths,
+        settings_store: SettingsStore,
+        settings: Settings,
+        secrets: SecretStore,
+        *,
+        server_url: str | None = None,
+        explicit_llm: Mapping[str, Any] | None = None,
+        env: Mapping[str, str] | None = None,
+        external_auth: TokenSource | None = None,
+        settings_message: str | None = None,
+    ) -> None:
+        self.paths = paths
+        self.settings_store = settings_store
+        self.settings = settings
+        self.secrets = secrets
+        self.settings_message = settings_message
+        self.external_auth = external_auth
+        self._server_override = normalize_server_url(server_url) if server_url else None
+        self.explicit_llm: dict[str, Any] | None = dict(explicit_llm) if explicit_llm else None
+        """A model configuration that wins over the profiles (command line, self-test, tests)."""
+        self._env = dict(os.environ if env is None else env)
+        self._client: Gns3Client | None = None
+        self._login: LoginInfo | None = None
+        self._manager: ProjectAgentManager | None = None
+        self._model_cache: tuple[LlmConfig, BaseChatModel] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._closed = False
+        self.follower = ProjectFollower(pinned=None)
+        if external_auth is not None:
+            self._client = Gns3Client(external_auth.base_url(), token=external_auth.token())
+
+    @classmethod
+    async def open(
+        cls,
+        paths: AppPaths,
+        *,
+        secrets: SecretStore | None = None,
+        server_url: str | None = None,
+        explicit_llm: Mapping[str, Any] | None = None,
+        env: Mapping[str, str] | None = None,
+        external_auth: TokenSource | None = None,
+    ) -> Workspace:
+        """Create the folders, load the settings and open the keyring (all off the UI thread)."""
+        await asyncio.to_thread(paths.ensure)
+        store = SettingsStore(paths.settings_file)
+        loaded = await store.aload()
+        return cls(
+            paths,
+            store,
+            loaded.settings,
+            secrets if secrets is not None else await SecretStore.open(),
+            server_url=server_url,
+            explicit_llm=explicit_llm,
+            env=env,
+            external_auth=external_auth,
+            settings_message=loaded.message,
+        )
+
+    # --- server and login -------------------------------------------------------------------
+
+    @property
+    def server_url(self) -> str:
+        """The GNS3 server in use: external > command line > last used > GNS3's local default."""
+        if self.external_auth is not None:
+            return normalize_server_url(self.external_auth.base_url())
+        if self._login is not None:
+            return self._login.server_url
+        return self._server_override or self.settings.current_server or DEFAULT_SERVER_URL
+
+    @property
+    def client(self) -> Gns3Client | None:
+        """The client of the logged-in server (None when logged out)."""
+        return self._client
+
+    @property
+    def login_info(self) -> LoginInfo | None:
+        """The current login (None when logged out or with external auth)."""
+        return self._login
+
+    @property
+    def username(self) -> str | None:
+        """Who is logged in."""
+        if self.external_auth is not None:
+            return self.external_auth.username()
+        return self._login.username if self._login else None
+
+    @property
+    def logged_in(self) -> bool:
+        """True when there is a client with a token (it may still have expired)."""
+        if self.external_auth is not None:
+            return bool(self.external_auth.token())
+        return self._client is not None and bool(self._client.token)
+
+    def saved_username(self, server_url: str | None = None) -> str:
+        """The username last used on the server (to prefill the login form)."""
+        profile = self._server_profile(server_url or self.server_url)
+        return profile.username or "" if profile else ""
+
+    def token_expired(self) -> bool:
+        """True when logged in with a token whose ``exp`` has passed."""
+        client = self.require_client()
+        return bool(client.token) and token_expired(client.token or "")
+
+    def require_client(self) -> Gns3Client:
+        """The client with a fresh token; `Gns3AuthError` when there is no usable login.
+
+        With external auth the client is always given (its token may be None until the GUI is
+        connected): the GUI owns the login, and the server's answer tells what is wrong.
+        """
+        client = self._client
+        if self.external_auth is not None and client is not None:
+            client.token = self.external_auth.token()
+            return client
+        if client is None or not client.token:
+            raise Gns3AuthError(NOT_LOGGED_IN_TEXT, server=self.server_url)
+        return client
+
+    def check_login(self) -> Gns3Client:
+        """`require_client`, and `Gns3AuthError` when the token's expiry has passed."""
+        client = self.require_client()
+        if client.token and token_expired(client.token):
+            raise Gns3AuthError(EXPIRED_TEXT, server=self.server_url, status_code=401)
+        return client
+
+    async def login(self, server_url: str, username: str, password: str, remember: bool) -> str:
+        """Authenticate; remember the JWT in the keyring when asked. Returns the server URL.
+
+        The password is sent to the server and forgotten. Raises `Gns3AuthError` for a wrong
+        password and `Gns3ConnectionError` when nothing answers.
+        """
+        url = normalize_server_url(server_url)
+        current = self._client
+        same = (
+            current is not None
+            and normalize_server_url(current.base_url) == url
+            and self.external_auth is None
+        )
+        client = (
+            current if same and current is not None else Gns3Client(url, ca_cert=self._ca_cert(url))
+        )
+        try:
+            token = await client.authenticate(username, password)
+        except BaseException:
+            if client is not current:
+                await client.aclose()
+            raise
+        if remember:
+            await self.secrets.set_jwt(url, username, token.access_token)
+        else:
+            await self.secrets.delete_jwt(url, username)
+        client.token = token.access_token
+        if same:
+            # A new token for the same server (e.g. after expiry): services and the project
+            # follower stay, so the conversation on screen goes on.
+            self._login = LoginInfo(url, username, remember)
+        else:
+            await self._switch_login(client, LoginInfo(url, username, remember))
+        await self._remember_server(url, username)
+        log.info("logged in to %s as %s (remembered: %s)", url, username, remember)
+        return url
+
+    async def restore_login(self) -> bool:
+        """Log in with the JWT remembered for the current server; False when there is none.
+
+        An expired or refused token is removed from the keyring (the UI then asks to log in).
+        """
+        if self.external_auth is not None:
+            return self.logged_in
+        url = self.server_url
+        username = self.saved_username(url)
+        if not username:
+            return False
+        jwt = await self.secrets.get_jwt(url, username)
+        if not jwt:
+            return False
+        if token_expired(jwt):
+            await self.secrets.delete_jwt(url, username)
+            return False
+        client = Gns3Client(url, token=jwt, ca_cert=self._ca_cert(url))
+        try:
+            await client.current_user()
+        except Gns3AuthError:
+            await client.aclose()
+            await self.secrets.delete_jwt(url, username)
+            return False
+        except BaseException:
+            await client.aclose()
+            raise
+        await self._switch_login(client, LoginInfo(url, username, True))
+        return True
+
+    async def logout(self) -> None:
+        """Forget the login: the JWT leaves the keyring, the client and agent services close."""
+        login = self._login
+        if login is not None:
+            await self.secrets.delete_jwt(login.server_url, login.username)
+        await self._switch_login(None, None)
+        if login is not None:
+            log.info("logged out of %s", login.server_url)
+
+    async def _switch_login(self, client: Gns3Client | None, login: LoginInfo | None) -> None:
+        await self._stop_watching()
+        if self._manager is not None:
+            await self._manager.close()
+            self._manager = None
+        old, self._client, self._login = self._client, client, login
+        self.follower.reset()
+        if old is not None and old is not client:
+            await old.aclose()
+
+    async def _remember_server(self, url: str, username: str) -> None:
+        servers = [s for s in self.settings.servers if normalize_server_url(s.url) != url]
+        previous = self._server_profile(url)
+        ca_cert = previous.ca_cert if previous else None
+        self.settings.servers = [
+            ServerProfile(url=url, username=username, ca_cert=ca_cert),
+            *servers,
+        ]
+        self.settings.current_server = url
+        await self.save_settings()
+
+    def _server_profile(self, url: str) -> ServerProfile | None:
+        wanted = normalize_server_url(url)
+        return next(
+            (s for s in self.settings.servers if normalize_server_url(s.url) == wanted), None
+        )
+
+    def _ca_cert(self, url: str) -> Any:
+        profile = self._server_profile(url)
+        return profile.ca_cert if profile else None
+
+    # --- projects ---------------------------------------------------------------------------
+
+    async def list_projects(self) -> list[Project]:
+        """The server's projects (the follower learns their status too)."""
+        projects = await self.check_login().list_projects()
+        self.follower.update_projects(projects, preferred=self.settings.last_project_id)
+        return projects
+
+    def watch_notifications(
+        self, on_event: Callable[[Notification], Awaitable[None]] | None = None
+    ) -> asyncio.Task[None]:
+        """Follow the controller's notifications: projects opened/closed, services closed.
+
+        ``on_event`` runs after the follower and the agent manager saw each event. The task ends
+        with the stream; an auth error is re-raised so the caller can ask to log in again.
+        """
+        if self._watcher is not None and not self._watcher.done():
+            return self._watcher
+        client = self.check_login()
+        self._watcher = asyncio.create_task(
+            self._watch(client, on_event), name="workspace-notifications"
+        )
+        return self._watcher
+
+    async def _watch(
+        self, client: Gns3Client, on_event: Callable[[Notification], Awaitable[None]] | None
+    ) -> None:
+        stream = client.controller_notifications()
+        try:
+            async for notification in stream:
+                if notification.is_ping:
+                    continue
+                self.follower.handle(notification)
+                if self._manager is not None:
+                    await self._manager.handle_notification(notification)
+                if on_event is not None:
+                    await on_event(notification)
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+    async def _stop_watching(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None and not watcher.done():
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+
+    async def remember_project(self, project_id: str | None) -> None:
+        """Save the project shown last, so the next start prefers it."""
+        if self.settings.last_project_id != project_id:
+            self.settings.last_project_id = project_id
+            await self.save_settings()
+
+    # --- agent services ---------------------------------------------------------------------
+
+    @property
+    def manager(self) -> ProjectAgentManager:
+        """The per-project agent services of the current server (created on first use)."""
+        if self._manager is None:
+            from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
+
+            self._manager = ProjectAgentManager(self._open_service)
+        return self._manager
+
+    async def service(self, project_id: str) -> AgentService:
+        """The agent service of a project of the current server."""
+        if self._closed:
+            raise CopilotError("The copilot is closing.")
+        self.require_client()
+        return await self.manager.get(project_id)
+
+    async def _open_service(self, project_id: str) -> AgentService:
+        from gns3_copilot_desktop.core.agent.service import AgentService
+        from gns3_copilot_desktop.core.sessions.location import resolve_db_path
+
+        project_path = await self._project_path(project_id)
+        db_path = await asyncio.to_thread(
+            resolve_db_path, self.server_url, project_id, project_path, self.paths.data_dir
+        )
+        log.info("opening the sessions of project %s", project_id)
+        return await AgentService.open(db_path, project_id=project_id)
+
+    async def _project_path(self, project_id: str) -> str | None:
+        """The project's folder on the server, or None when the server cannot say.
+
+        A project the server does not know, or a server never connected (no token yet, e.g. the
+        self-test), gets its sessions in the app's data folder; other failures are raised.
+        """
+        client = self.check_login()
+        try:
+            project = await client.get_project(project_id)
+        except (Gns3ConnectionError, Gns3NotFoundError) as exc:
+            if isinstance(exc, Gns3ConnectionError) and client.token:
+                raise  # a passing failure must not open a second, empty database elsewhere
+            log.warning("project %s: %s", project_id, exc.user_message)
+            return None
+        return project.path
+
+    # --- the model --------------------------------------------------------------------------
+
+    def active_profile(self) -> LlmProfile | None:
+        """The LLM profile chosen in the settings (the first one when none is marked)."""
+        profiles = self.settings.llm_profiles
+        active = self.settings.active_llm_profile
+        return next((p for p in profiles if p.id == active), profiles[0] if profiles else None)
+
+    async def llm_config(self) -> LlmConfig:
+        """Explicit options > active profile (+ its key from the keyring) > environment."""
+        from gns3_copilot_desktop.core.agent.model_factory import resolve_llm_config
+
+        return await resolve_llm_config(
+            self.explicit_llm, self.active_profile(), self.secrets.get_api_key, self._env
+        )
+
+    async def model_problem(self) -> str | None:
+        """Why no model can be used (a sentence for the composer), or None when one can."""
+        try:
+            await self.llm_config()
+        except ModelConfigError as exc:
+            return exc.user_message
+        return None
+
+    async def chat_model(self) -> tuple[LlmConfig, BaseChatModel]:
+        """The configured chat model, built once per configuration."""
+        from gns3_copilot_desktop.core.agent.model_factory import create_base_model
+
+        config = await self.llm_config()
+        cached = self._model_cache
+        if cached is not None and cached[0] == config:
+            return cached
+        model = await asyncio.to_thread(create_base_model, config)
+        self._model_cache = (config, model)
+        return config, model
+
+    async def set_active_profile(self, profile_id: str) -> None:
+        """Make a profile the one that answers."""
+        if any(p.id == profile_id for p in self.settings.llm_profiles):
+            self.settings.active_llm_profile = profile_id
+            await self.save_settings()
+
+    # --- turns ------------------------------------------------------------------------------
+
+    async def run_context(self, project_id: str) -> RunContext:
+        """What one turn needs: the client (fresh token), the model, limits and grants."""
+        from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
+
+        client = self.check_login()
+        config, model = await self.chat_model()
+        limits = AgentLimits(heartbeat_interval_s=self.settings.heartbeat_interval_s)
+        if config.context_window:
+            limits = AgentLimits(
+                heartbeat_interval_s=self.settings.heartbeat_interval_s,
+                context_window=config.context_window,
+            )
+        return RunContext(
+            client=client,
+            project_id=project_id,
+            model=model,
+            server_url=self.server_url,
+            limits=limits,
+            always_allow=self.always_allowed(project_id),
+            language=self.settings.language,
+        )
+
+    def always_allowed(self, project_id: str) -> frozenset[str]:
+        """The change tools the user allowed without asking in this project."""
+        return frozenset(self.settings.always_allowed(self.server_url, project_id))
+
+    async def grant_always_allow(self, project_id: str, tool_names: list[str]) -> None:
+        """Remember "always allow" for these tools in this project (saved at once)."""
+        for name in tool_names:
+            self.settings.grant_always_allow(self.server_url, project_id, name)
+        if tool_names:
+            await self.save_settings()
+
+    # --- settings ---------------------------------------------------------------------------
+
+    async def save_settings(self) -> None:
+        """Write the settings file (in a worker thread)."""
+        await self.settings_store.asave(self.settings)
+
+    async def apply_settings(self, settings: Settings, api_keys: Mapping[str, str | None]) -> None:
+        """Adopt edited settings and store/delete the API keys the user changed."""
+        for profile_id, key in api_keys.items():
+            if key:
+                await self.secrets.set_api_key(profile_id, key)
+            else:
+                await self.secrets.delete_api_key(profile_id)
+        self.settings = settings
+        self._model_cache = None
+        await self.save_settings()
+
+    # --- shutdown ---------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Stop watching, close every agent service and the client."""
+        self._closed = True
+        await self._stop_watching()
+        if self._manager is not None:
+            try:
+                await self._manager.close()
+            except CopilotError as exc:
+                log.warning("closing the agent services failed: %s", exc.user_message)
+            self._manager = None
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None

@@ -1,0 +1,489 @@
+"""`CopilotHeader`: the top of the dock — server and login, project, settings — and its logic.
+
+It connects the `Workspace` (login, projects, settings, model) to the `ChatPanel`:
+- shows who is logged in where, with Log in / Log out; restores a remembered login at start;
+- lists the server's projects and follows the one open in GNS3 (`ProjectFollower`); picking
+  another project by hand pins it, "Follow GNS3" goes back to following;
+- switches the panel to the current project's sessions when the project changes;
+- opens the settings dialog and fills the composer's model picker from the LLM profiles;
+- disables the composer with the reason when the user is not logged in, has no project or no
+  model — the text being typed is kept;
+- opens the login again when the GNS3 token expired or was refused, keeping the conversation and
+  the typed text; a message that failed because of it is sent again after the login.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
+from PyQt6.QtGui import QGuiApplication
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError
+from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.settings import LlmProfile
+from gns3_copilot_desktop.core.workspace import Workspace
+from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.service_backend import ServiceBackend
+from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
+from gns3_copilot_desktop.ui.theme import colors
+
+log = logging.getLogger(__name__)
+
+TOKEN_CHECK_MS = 2_000
+AUTH_ERROR_KIND = Gns3AuthError.__name__
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CopilotHeader", text)
+
+
+class CopilotHeader(QWidget):
+    """Server, login, project and settings controls above the chat, and the logic behind them."""
+
+    project_changed = pyqtSignal(object)  # str | None
+    login_changed = pyqtSignal(bool)
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        panel: ChatPanel,
+        backend: ServiceBackend,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("copilotHeader")
+        self.workspace = workspace
+        self.panel = panel
+        self.backend = backend
+        self.external = workspace.external_auth is not None
+        self.login_dialog: LoginDialog | None = None
+        self.settings_dialog: SettingsDialog | None = None
+        self._retry_after_login = False
+        self._driving = False
+        self._closed = False
+        self.notifications_seen = 0
+        """Controller events received (the server sends some as soon as the stream is up)."""
+        self._was_logged_in = workspace.logged_in
+        self._watch_task: asyncio.Task[None] | None = None
+        if self.external:
+            # The GNS3 GUI says which project is current (set_project), from the first moment.
+            workspace.follower.pin(None)
+        self._build()
+        self._wire()
+        self.token_timer = QTimer(self)
+        self.token_timer.setInterval(TOKEN_CHECK_MS)
+        self.token_timer.timeout.connect(self._check_token)
+        self.token_timer.start()
+
+    # --- layout -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.account_label = QLabel(self)
+        self.account_label.setAccessibleName(_tr("GNS3 server and user"))
+        self.account_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.login_button = self._button(_tr("Log in"), _tr("Log in to GNS3"))
+        self.logout_button = self._button(_tr("Log out"), _tr("Log out of GNS3"))
+        self.settings_button = QToolButton(self)
+        self.settings_button.setText("⚙")
+        self.settings_button.setAccessibleName(_tr("Copilot settings"))
+        self.settings_button.setToolTip(_tr("Copilot settings"))
+        self.project_combo = QComboBox(self)
+        self.project_combo.setAccessibleName(_tr("Project"))
+        self.project_combo.setToolTip(_tr("The GNS3 project the copilot works on"))
+        self.project_combo.setPlaceholderText(_tr("No project open"))
+        self.project_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.project_combo.setMinimumContentsLength(10)
+        self.follow_button = QToolButton(self)
+        self.follow_button.setText(_tr("Follow GNS3"))
+        self.follow_button.setCheckable(True)
+        self.follow_button.setChecked(True)
+        self.follow_button.setAccessibleName(_tr("Follow the project open in GNS3"))
+        self.follow_button.setToolTip(
+            _tr("Follow the project open in GNS3; choosing a project by hand pins it")
+        )
+        self.message_label = QLabel(self)
+        self.message_label.setWordWrap(True)
+        self.message_label.setAccessibleName(_tr("Connection status"))
+        self.message_label.hide()
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.account_label, 1)
+        top.addWidget(self.login_button)
+        top.addWidget(self.logout_button)
+        top.addWidget(self.settings_button)
+        second = QHBoxLayout()
+        second.setContentsMargins(0, 0, 0, 0)
+        second.addWidget(self.project_combo, 1)
+        second.addWidget(self.follow_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 2)
+        layout.setSpacing(4)
+        layout.addLayout(top)
+        layout.addLayout(second)
+        layout.addWidget(self.message_label)
+        if self.external:
+            for widget in (self.login_button, self.logout_button, self.follow_button):
+                widget.hide()
+            self.project_combo.setEnabled(False)
+        self.setTabOrder(self.project_combo, self.follow_button)
+        self._show_account()
+
+    def _button(self, text: str, name: str) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setAccessibleName(name)
+        return button
+
+    def _wire(self) -> None:
+        self.login_button.clicked.connect(lambda *_: self.open_login())
+        self.logout_button.clicked.connect(lambda *_: spawn(self.logout(), name="gns3-logout"))
+        self.settings_button.clicked.connect(lambda *_: self.open_settings())
+        self.project_combo.activated.connect(self._project_picked)
+        self.follow_button.toggled.connect(self._follow_toggled)
+        self.workspace.follower.subscribe(self._follower_changed)
+        self.panel.controller.error_occurred.connect(self._chat_error)
+        self.panel.composer.model_changed.connect(
+            lambda pid: spawn(self._model_picked(pid), name="model-picked")
+        )
+        hints = QGuiApplication.styleHints()
+        if hints is not None:
+            hints.colorSchemeChanged.connect(lambda *_: self.panel.apply_theme())
+
+    # --- start ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Restore the login (or ask for one), then load the projects and the model picker."""
+        self._fill_models()
+        if self.workspace.settings_message:
+            self._show_message(self.workspace.settings_message)
+        if self.secret_warning():
+            self._show_message(self.secret_warning() or "")
+        if self.external:
+            await self._after_login()
+            return
+        try:
+            restored = await self.workspace.restore_login()
+        except CopilotError as exc:
+            self._show_message(exc.user_message, error=True)
+            restored = False
+        if restored:
+            await self._after_login()
+        else:
+            await self.update_composer()
+            self.open_login()
+
+    def secret_warning(self) -> str | None:
+        """The secret store's warning when it keeps secrets in memory only."""
+        return self.workspace.secrets.warning
+
+    async def _after_login(self) -> None:
+        self._show_account()
+        self.login_changed.emit(True)
+        await self.refresh_projects()
+        self._start_watching()
+        await self.update_composer()
+
+    # --- login ------------------------------------------------------------------------------
+
+    def open_login(self, reason: str | None = None) -> LoginDialog:
+        """Show the login dialog (window-modal, never a nested event loop)."""
+        if self.login_dialog is not None and self.login_dialog.isVisible():
+            return self.login_dialog
+        dialog = LoginDialog(
+            self._login_action,
+            server_url=self.workspace.server_url,
+            username=self.workspace.username or self.workspace.saved_username(),
+            reason=reason,
+            parent=self.window(),
+        )
+        dialog.logged_in.connect(lambda _result: spawn(self._logged_in(), name="after-login"))
+        dialog.rejected.connect(self._login_cancelled)
+        self.login_dialog = dialog
+        dialog.open()
+        return dialog
+
+    async def _login_action(self, request: LoginRequest) -> LoginResult:
+        url = await self.workspace.login(
+            request.server_url, request.username, request.password, request.remember
+        )
+        return LoginResult(server_url=url, username=request.username)
+
+    async def _logged_in(self) -> None:
+        self._show_message(None)
+        await self._after_login()
+        if self._retry_after_login:
+            self._retry_after_login = False
+            self.panel.retry()
+
+    def _login_cancelled(self) -> None:
+        self._retry_after_login = False
+
+    async def logout(self) -> None:
+        """Log out: the JWT leaves the keyring; the chat is emptied until the next login."""
+        self.panel.stop()
+        await self._set_project(None)
+        await self.workspace.logout()
+        self.project_combo.clear()
+        self._show_account()
+        self.login_changed.emit(False)
+        await self.update_composer()
+
+    def _check_token(self) -> None:
+        if self._closed:
+            return
+        logged_in = self.workspace.logged_in
+        if logged_in != self._was_logged_in:
+            # With external auth the GUI connects (or drops) on its own schedule.
+            self._was_logged_in = logged_in
+            self._show_account()
+            spawn(self.update_composer(), name="composer-state")
+        if self.external or not logged_in:
+            return
+        if self.workspace.token_expired():
+            self.auth_failed()
+
+    def auth_failed(self, *, retry: bool = False) -> None:
+        """The token expired or was refused: ask for the login again, keeping everything."""
+        self._retry_after_login = self._retry_after_login or retry
+        if self.external:
+            self._show_message(_tr("The GNS3 login expired; log in again in GNS3."), error=True)
+            return
+        reason = _tr("Your GNS3 login has expired. Log in again to continue.")
+        self.panel.composer.set_disabled_reason(reason)
+        self.open_login(reason)
+
+    def _chat_error(self, _message: str, kind: str) -> None:
+        if kind == AUTH_ERROR_KIND:
+            self.auth_failed(retry=True)
+
+    # --- projects ---------------------------------------------------------------------------
+
+    async def refresh_projects(self) -> None:
+        """Reload the server's projects; the follower then picks the current one."""
+        try:
+            await self.workspace.list_projects()
+        except Gns3AuthError:
+            self.auth_failed()
+            return
+        except CopilotError as exc:
+            self._show_message(exc.user_message, error=True)
+            return
+        self._fill_projects()
+        await self._set_project(self.workspace.follower.current)
+
+    def _fill_projects(self) -> None:
+        follower = self.workspace.follower
+        self.project_combo.blockSignals(True)
+        self.project_combo.clear()
+        for project in follower.projects:
+            label = project.name
+            if project.status != "opened":
+                label = _tr("{name} (closed)").format(name=project.name)
+            self.project_combo.addItem(label, project.project_id)
+        self.project_combo.setCurrentIndex(self.project_combo.findData(follower.current))
+        self.project_combo.blockSignals(False)
+        self.follow_button.blockSignals(True)
+        self.follow_button.setChecked(not follower.pinned)
+        self.follow_button.blockSignals(False)
+
+    def _project_picked(self, index: int) -> None:
+        project_id = self.project_combo.itemData(index)
+        if isinstance(project_id, str):
+            self.workspace.follower.pin(project_id)
+            self._fill_projects()
+
+    def _follow_toggled(self, following: bool) -> None:
+        if following:
+            self.workspace.follower.follow()
+        elif self.workspace.follower.current is not None:
+            self.workspace.follower.pin(self.workspace.follower.current)
+        self._fill_projects()
+
+    def shutdown(self) -> None:
+        """Stop reacting (the app is closing): no timer, no project switches."""
+        self._closed = True
+        self.token_timer.stop()
+
+    def _follower_changed(self, project_id: str | None) -> None:
+        if self._closed:
+            return
+        self._fill_projects()
+        if not self._driving:
+            spawn(self._set_project(project_id), name="switch-project")
+
+    async def set_project(self, project_id: str | None) -> None:
+        """Work on `project_id` (pinned), as the GNS3 GUI asks when its project changes."""
+        if project_id is not None and self.workspace.follower.project(project_id) is None:
+            await self._quiet_refresh()
+        self._driving = True
+        try:
+            self.workspace.follower.pin(project_id)
+        finally:
+            self._driving = False
+        self._fill_projects()
+        await self._set_project(project_id)
+
+    async def _quiet_refresh(self) -> None:
+        try:
+            await self.workspace.list_projects()
+        except CopilotError as exc:
+            log.warning("could not list the projects: %s", exc.user_message)
+
+    async def _set_project(self, project_id: str | None) -> None:
+        if project_id == self.backend.project_id:
+            return
+        panel = self.panel
+        panel.stop()
+        self.backend.project_id = project_id
+        panel.session_id = None
+        panel.sessions.set_current(None)
+        panel.view.clear()
+        panel.title_label.setText(_tr("New conversation"))
+        panel.status.reset()
+        self.project_changed.emit(project_id)
+        await self.update_composer()
+        if project_id is not None:
+            await self.workspace.remember_project(project_id)
+        try:
+            await panel.start()
+        except CopilotError as exc:
+            self._show_message(exc.user_message, error=True)
+
+    def _start_watching(self) -> None:
+        if self._watch_task is not None and not self._watch_task.done():
+            return
+        try:
+            task = self.workspace.watch_notifications(self._notified)
+        except Gns3AuthError:
+            return
+        task.add_done_callback(self._watch_ended)
+        self._watch_task = task
+
+    async def _notified(self, notification: Notification) -> None:
+        self.notifications_seen += 1
+        if notification.action.startswith("project.") and not self._closed:
+            self._fill_projects()
+
+    def _watch_ended(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled() or self._closed:
+            return
+        exc = task.exception()
+        if isinstance(exc, Gns3AuthError):
+            self.auth_failed()
+        elif isinstance(exc, CopilotError):
+            self._show_message(exc.user_message, error=True)
+        elif exc is not None:
+            log.error("the notification watcher failed", exc_info=exc)
+
+    # --- model and settings -----------------------------------------------------------------
+
+    def _fill_models(self) -> None:
+        settings = self.workspace.settings
+        models = [(p.id, p.name or p.model) for p in settings.llm_profiles]
+        active = self.workspace.active_profile()
+        self.panel.composer.set_models(models, active.id if active else None)
+
+    async def _model_picked(self, profile_id: str) -> None:
+        await self.workspace.set_active_profile(profile_id)
+        await self.update_composer()
+
+    async def update_composer(self) -> None:
+        """Enable the composer, or disable it with the reason (typed text is kept)."""
+        self.panel.composer.set_disabled_reason(await self.composer_problem())
+
+    async def composer_problem(self) -> str | None:
+        """Why the user cannot send now, or None."""
+        if not self.workspace.logged_in:
+            if self.external:
+                return _tr("Connect GNS3 to its server to use the copilot.")
+            return _tr("Log in to the GNS3 server to chat with the copilot.")
+        if self.backend.project_id is None:
+            return _tr("Open a project in GNS3 (or choose one above) to chat about it.")
+        return await self.workspace.model_problem()
+
+    def open_settings(self) -> SettingsDialog:
+        """Show the settings dialog; saved changes apply at once."""
+        actions = SettingsActions(
+            test_connection=self._test_connection,
+            list_ollama_models=_list_ollama_models,
+            load_api_key=self.workspace.secrets.get_api_key,
+        )
+        dialog = SettingsDialog(self.workspace.settings, actions, self.window())
+        dialog.accepted.connect(lambda: spawn(self._settings_saved(dialog), name="save-settings"))
+        self.settings_dialog = dialog
+        dialog.open()
+        return dialog
+
+    async def _settings_saved(self, dialog: SettingsDialog) -> None:
+        outcome = dialog.outcome
+        if outcome is None:
+            return
+        try:
+            await self.workspace.apply_settings(outcome.settings, outcome.api_keys)
+        except CopilotError as exc:
+            self._show_message(exc.user_message, error=True)
+        self._fill_models()
+        await self.update_composer()
+
+    async def _test_connection(self, profile: LlmProfile, api_key: str | None) -> str:
+        from gns3_copilot_desktop.core.agent.model_factory import (
+            check_tool_support,
+            create_base_model,
+            resolve_llm_config,
+        )
+
+        async def lookup(profile_id: str) -> str | None:
+            return api_key or await self.workspace.secrets.get_api_key(profile_id)
+
+        config = await resolve_llm_config(None, profile, lookup, {})
+        model = await asyncio.to_thread(create_base_model, config)
+        await check_tool_support(model)
+        return _tr("{model} answered and accepts tools.").format(model=config.label)
+
+    # --- display ----------------------------------------------------------------------------
+
+    def _show_account(self) -> None:
+        logged_in = self.workspace.logged_in
+        server = self.workspace.server_url
+        if logged_in:
+            user = self.workspace.username or "?"
+            self.account_label.setText(_tr("{user} @ {server}").format(user=user, server=server))
+        else:
+            self.account_label.setText(_tr("Not logged in · {server}").format(server=server))
+        self.account_label.setToolTip(server)
+        if not self.external:
+            self.login_button.setVisible(not logged_in)
+            self.logout_button.setVisible(logged_in)
+        self.project_combo.setEnabled(logged_in and not self.external)
+        self.follow_button.setEnabled(logged_in)
+
+    def _show_message(self, text: str | None, *, error: bool = False) -> None:
+        self.message_label.setText(text or "")
+        self.message_label.setVisible(bool(text))
+        color = colors(self.palette()).error if error else colors(self.palette()).muted
+        self.message_label.setStyleSheet(f"color: {color};")
+
+
+async def _list_ollama_models(host: str | None) -> list[str]:
+    from gns3_copilot_desktop.core.agent.model_factory import (
+        OLLAMA_DEFAULT_HOST,
+        list_ollama_models,
+    )
+
+    return await list_ollama_models(host or OLLAMA_DEFAULT_HOST)

@@ -1,0 +1,241 @@
+"""`ServiceBackend`: the `ChatBackend` the chat widgets use, over the real `AgentService`.
+
+It routes every call to the agent service of the current project (`project_id`, set by the
+copilot header when the project changes), builds the turn's `RunContext` through the `Workspace`
+and converts the core's models to the widgets' small dataclasses: sessions, history, decisions.
+"Always allow" decisions are saved per server + project in the settings before the turn resumes,
+so the grant also reaches this turn's `RunContext`.
+
+A missing or expired GNS3 login raises `Gns3AuthError` from the stream before anything is sent:
+the chat controller reports it and the copilot header opens the login again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from PyQt6.QtCore import QCoreApplication
+
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.protocol import ChatChunk, ToolStatus
+from gns3_copilot_desktop.core.workspace import Workspace
+from gns3_copilot_desktop.ui.backend import (
+    AssistantTurn,
+    HistoryItem,
+    SessionEntry,
+    ToolRecord,
+    UserDecision,
+    UserTurn,
+)
+
+if TYPE_CHECKING:
+    # Importing the sessions package loads LangGraph's checkpointer: not before the window shows.
+    from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+    from gns3_copilot_desktop.core.agent.context import RunContext
+    from gns3_copilot_desktop.core.agent.service import AgentService
+    from gns3_copilot_desktop.core.sessions.models import SessionInfo, TranscriptMessage
+
+_TOOL_STATUSES: tuple[ToolStatus, ...] = ("ok", "error", "cancelled", "rejected")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ServiceBackend", text)
+
+
+class ServiceBackend:
+    """`ChatBackend` over the `AgentService` of the current project."""
+
+    def __init__(self, workspace: Workspace, project_id: str | None = None) -> None:
+        self.workspace = workspace
+        self.project_id = project_id
+
+    async def _service(self) -> tuple[str, AgentService]:
+        project_id = self.project_id
+        if project_id is None:
+            raise CopilotError(_tr("Open a project in GNS3 or choose one above first."))
+        return project_id, await self.workspace.service(project_id)
+
+    # --- chat -------------------------------------------------------------------------------
+
+    def stream_chat(self, message: str, session_id: str) -> AsyncIterator[ChatChunk]:
+        """Send `message` in `session_id` with a fresh run context and stream the answer."""
+
+        def start(service: AgentService, context: RunContext) -> AsyncIterator[ChatChunk]:
+            return service.stream_chat(message, session_id, context=context)
+
+        return self._relay(start)
+
+    def resume(self, session_id: str, decisions: list[UserDecision]) -> AsyncIterator[ChatChunk]:
+        """Save "always allow" grants, then continue the paused turn with the decisions."""
+
+        async def grant(project_id: str, service: AgentService) -> None:
+            call_ids = [
+                d.tool_call_id for d in decisions if d.always_allow and d.action == "approve"
+            ]
+            if call_ids:
+                names = await self._tool_names(service, session_id, call_ids)
+                await self.workspace.grant_always_allow(project_id, names)
+
+        def start(service: AgentService, context: RunContext) -> AsyncIterator[ChatChunk]:
+            core = [to_core_decision(d) for d in decisions]
+            return service.resume(session_id, core, context=context)
+
+        return self._relay(start, grant)
+
+    async def _relay(
+        self,
+        start: Callable[[AgentService, RunContext], AsyncIterator[ChatChunk]],
+        prepare: Callable[[str, AgentService], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[ChatChunk]:
+        """Run `prepare`, build the run context, then relay the agent's stream.
+
+        The agent's stream is closed here as soon as the consumer stops, so a Stop reaches its
+        turn (and its tools) at once instead of whenever the generator is collected.
+        """
+        project_id, service = await self._service()
+        if prepare is not None:
+            await prepare(project_id, service)
+        stream = start(service, await self.workspace.run_context(project_id))
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+    async def _tool_names(
+        self, service: AgentService, session_id: str, call_ids: list[str]
+    ) -> list[str]:
+        pending = await service.pending_approvals(session_id)
+        return [r.tool_name for r in pending if r.tool_call_id in call_ids]
+
+    # --- history and sessions ---------------------------------------------------------------
+
+    async def get_history(self, session_id: str) -> list[HistoryItem]:
+        """The session's transcript as the message view's items."""
+        _, service = await self._service()
+        history = await service.get_history(session_id)
+        return history_items(history.messages)
+
+    async def list_sessions(self) -> list[SessionEntry]:
+        """Pinned first, newest first; empty when no project is chosen."""
+        if self.project_id is None:
+            return []
+        _, service = await self._service()
+        return [session_entry(info) for info in await service.list_sessions()]
+
+    async def create_session(self) -> SessionEntry:
+        """A new, empty session."""
+        _, service = await self._service()
+        return session_entry(await service.create_session())
+
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Give a session a new title."""
+        _, service = await self._service()
+        await service.rename_session(session_id, title)
+
+    async def set_pinned(self, session_id: str, pinned: bool) -> None:
+        """Pin or unpin a session."""
+        _, service = await self._service()
+        await service.set_pinned(session_id, pinned)
+
+    async def delete_session(self, session_id: str) -> None:
+        """Delete a session with its history and checkpoints."""
+        _, service = await self._service()
+        await service.delete_session(session_id)
+
+    async def search_sessions(self, query: str) -> list[SessionEntry]:
+        """Sessions whose title or messages match; each hit carries a plain-text snippet."""
+        if self.project_id is None:
+            return []
+        from gns3_copilot_desktop.core.sessions.models import HIGHLIGHT_END, HIGHLIGHT_START
+
+        _, service = await self._service()
+        hits = await service.search_sessions(query)
+        infos = {info.id: info for info in await service.list_sessions()}
+        entries: list[SessionEntry] = []
+        for hit in hits:
+            info = infos.get(hit.session_id)
+            entries.append(
+                SessionEntry(
+                    session_id=hit.session_id,
+                    title=hit.title or (info.display_title if info else ""),
+                    updated_at=info.updated_at if info else datetime.now(UTC),
+                    pinned=info.pinned if info else False,
+                    snippet=hit.snippet.replace(HIGHLIGHT_START, "").replace(HIGHLIGHT_END, ""),
+                )
+            )
+        return entries
+
+
+# --- conversions ------------------------------------------------------------------------------
+
+
+def session_entry(info: SessionInfo) -> SessionEntry:
+    """A sessions-list row from the core's session info."""
+    return SessionEntry(
+        session_id=info.id,
+        title=info.display_title,
+        updated_at=info.updated_at,
+        pinned=info.pinned,
+    )
+
+
+def to_core_decision(decision: UserDecision) -> ApprovalDecision:
+    """The widget's decision as the agent's: approve with edited arguments becomes "edit"."""
+    from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+
+    if decision.action == "reject":
+        return ApprovalDecision(
+            tool_call_id=decision.tool_call_id, action="reject", reason=decision.reason
+        )
+    if decision.arguments is not None:
+        return ApprovalDecision(
+            tool_call_id=decision.tool_call_id, action="edit", arguments=decision.arguments
+        )
+    return ApprovalDecision(tool_call_id=decision.tool_call_id, action="approve")
+
+
+def history_items(messages: list[TranscriptMessage]) -> list[HistoryItem]:
+    """User turns, assistant answers and tool records, oldest first (system messages left out)."""
+    items: list[HistoryItem] = []
+    arguments: dict[str, dict[str, Any]] = {}
+    for message in messages:
+        if message.role == "user":
+            items.append(UserTurn(message.content))
+        elif message.role == "assistant":
+            for call in message.tool_calls:
+                arguments[call.id] = _parse_arguments(call.function.arguments)
+            if message.content:
+                items.append(AssistantTurn(message.content))
+        elif message.role == "tool" and message.tool_call_id:
+            items.append(_tool_record(message, arguments.get(message.tool_call_id, {})))
+    return items
+
+
+def _tool_record(message: TranscriptMessage, arguments: dict[str, Any]) -> ToolRecord:
+    meta = message.metadata
+    status = meta.get("status")
+    duration = meta.get("duration_ms")
+    return ToolRecord(
+        tool_call_id=message.tool_call_id or "",
+        tool_name=message.name or "",
+        arguments=arguments,
+        summary=str(meta.get("summary") or ""),
+        output=message.content,
+        status=status if status in _TOOL_STATUSES else "ok",
+        duration_ms=duration if isinstance(duration, int) else None,
+        truncated=bool(meta.get("truncated")),
+    )
+
+
+def _parse_arguments(raw: str) -> dict[str, Any]:
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return {"arguments": raw}
+    return value if isinstance(value, dict) else {"arguments": value}

@@ -1,0 +1,389 @@
+"""End to end: the whole app (real widgets, workspace, AgentService) against the real GNS3 server
+and the scripted OpenAI-compatible model, driven the way a user drives it.
+
+The keyring is in memory (`app_keyring`); settings and session databases live under tmp_path.
+Set GNS3_COPILOT_SCREENSHOTS=<dir> to save screenshots of the states these tests reach.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from PyQt6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.core.settings import normalize_server_url
+from gns3_copilot_desktop.ui.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.tool_card import ToolState
+from tests.helpers.copilot_app import CopilotApp, run
+from tests.helpers.gns3_server import Gns3Server
+from tests.helpers.keyring_backends import MemoryKeyring
+from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
+
+pytestmark = pytest.mark.gns3
+
+WAIT_MS = 15_000
+
+
+def _jwt_service(server: Gns3Server) -> str:
+    return f"gns3-copilot:gns3-jwt:{normalize_server_url(server.base_url)}"
+
+
+def _log_in_with_dialog(app: CopilotApp, qtbot: QtBot, server: Gns3Server, remember: bool) -> None:
+    qtbot.waitUntil(lambda: app.header.login_dialog is not None, timeout=WAIT_MS)
+    dialog = app.header.login_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=WAIT_MS)
+    dialog.user_edit.setText(server.username)
+    qtbot.keyClicks(dialog.password_edit, server.password)
+    dialog.remember_box.setChecked(remember)
+    app.shot("login-dialog", dialog)
+    dialog.login_button.click()
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
+
+
+def _seed_login(home: Path, keyring_: MemoryKeyring, server: Gns3Server, token: str) -> None:
+    """A remembered login, as a previous run leaves it (settings + JWT in the keyring)."""
+    config = home / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    url = normalize_server_url(server.base_url)
+    settings = {"servers": [{"url": url, "username": server.username}], "current_server": url}
+    (config / "settings.json").write_text(json.dumps(settings))
+    keyring_.items[(_jwt_service(server), server.username)] = token
+
+
+def _ready(app: CopilotApp, qtbot: QtBot, project_id: str) -> None:
+    """Logged in, the project chosen, the composer enabled."""
+    qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
+    if app.header.backend.project_id != project_id:
+        combo = app.header.project_combo
+        qtbot.waitUntil(lambda: combo.findData(project_id) >= 0, timeout=WAIT_MS)
+        combo.setCurrentIndex(combo.findData(project_id))
+        combo.activated.emit(combo.currentIndex())
+    qtbot.waitUntil(lambda: app.header.backend.project_id == project_id, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
+
+
+def _send(app: CopilotApp, qtbot: QtBot, text: str) -> None:
+    """Type and press Enter; returns once the new answer's stream has started."""
+    before = app.panel.controller.task
+    edit = app.panel.composer.edit
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: app.panel.controller.task is not before, timeout=WAIT_MS)
+
+
+def _wait_finished(app: CopilotApp, qtbot: QtBot) -> None:
+    qtbot.waitUntil(
+        lambda: app.panel.controller.task is not None and app.panel.controller.task.done(),
+        timeout=WAIT_MS,
+    )
+
+
+@pytest.fixture
+def logged_in(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> CopilotApp:
+    """The app restored from a remembered login, on the test's project.
+
+    The project is set up first, so the app is closed before the project is deleted.
+    """
+    _seed_login(tmp_path / "home", app_keyring, gns3_server, gns3_token)
+    app = copilot_app()
+    _ready(app, qtbot, e2e_project["project_id"])
+    return app
+
+
+# --- login ------------------------------------------------------------------------------------
+
+
+def test_login_remember_restore_and_logout(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    app = copilot_app()
+    qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is not None, timeout=WAIT_MS)
+    assert "Log in" in app.panel.composer.disabled_reason
+    _log_in_with_dialog(app, qtbot, gns3_server, remember=True)
+
+    # remember me: the JWT is in the keyring, the password nowhere
+    saved = app_keyring.items.get((_jwt_service(gns3_server), gns3_server.username))
+    assert saved is not None and saved.count(".") == 2
+    assert gns3_server.password not in set(app_keyring.items.values()) - {saved}
+    settings_text = (tmp_path / "home" / "config" / "settings.json").read_text()
+    assert saved not in settings_text
+    assert '"username": "admin"' in settings_text
+    _ready(app, qtbot, e2e_project["project_id"])
+    assert "admin" in app.header.account_label.text()
+    run(qtbot, app.handle.aclose())
+
+    # restart: restored from the keyring, no dialog
+    again = copilot_app()
+    qtbot.waitUntil(lambda: again.header.workspace.logged_in, timeout=WAIT_MS)
+    assert again.header.login_dialog is None
+    _ready(again, qtbot, e2e_project["project_id"])
+
+    # log out: the JWT leaves the keyring and the composer says why it is disabled
+    again.header.logout_button.click()
+    qtbot.waitUntil(lambda: not again.header.workspace.logged_in, timeout=WAIT_MS)
+    assert (_jwt_service(gns3_server), gns3_server.username) not in app_keyring.items
+    qtbot.waitUntil(lambda: again.panel.composer.disabled_reason is not None, timeout=WAIT_MS)
+    assert again.header.login_button.isVisible()
+
+
+def test_wrong_password_keeps_the_dialog_open(
+    copilot_app: Callable[..., CopilotApp], gns3_server: Gns3Server, qtbot: QtBot
+) -> None:
+    app = copilot_app()
+    qtbot.waitUntil(lambda: app.header.login_dialog is not None, timeout=WAIT_MS)
+    dialog = app.header.login_dialog
+    dialog.user_edit.setText(gns3_server.username)
+    qtbot.keyClicks(dialog.password_edit, "not-the-password")
+    dialog.login_button.click()
+    qtbot.waitUntil(lambda: "unsuccessful" in dialog.status_label.text().lower(), timeout=WAIT_MS)
+    assert dialog.isVisible()
+    assert not app.header.workspace.logged_in
+
+
+# --- projects ---------------------------------------------------------------------------------
+
+
+def test_project_selector_follows_the_open_project_and_can_be_pinned(
+    logged_in: CopilotApp,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    e2e_project: dict[str, Any],
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    header = app.header
+    first = e2e_project["project_id"]
+    assert header.project_combo.findData(first) >= 0
+    qtbot.waitUntil(lambda: header.notifications_seen > 0, timeout=WAIT_MS)  # stream is up
+    headers = {"Authorization": f"Bearer {gns3_token}"}
+    base = f"{gns3_server.base_url}/v3/projects"
+    created = httpx.post(base, json={"name": "e2e-second", "auto_close": False}, headers=headers)
+    second = created.json()["project_id"]
+    try:
+        header.follow_button.setChecked(True)
+        # a newly opened project becomes current (from the controller's notifications)
+        qtbot.waitUntil(lambda: header.backend.project_id == second, timeout=WAIT_MS)
+        assert header.project_combo.currentData() == second
+        # closing it goes back to the other open project
+        httpx.post(f"{base}/{second}/close", headers=headers).raise_for_status()
+        qtbot.waitUntil(lambda: header.backend.project_id == first, timeout=WAIT_MS)
+        # pinned by hand: opening another project in GNS3 does not take over
+        combo = header.project_combo
+        combo.setCurrentIndex(combo.findData(first))
+        combo.activated.emit(combo.currentIndex())
+        assert not header.follow_button.isChecked()
+        httpx.post(f"{base}/{second}/open", headers=headers).raise_for_status()
+        qtbot.waitUntil(
+            lambda: "closed" not in combo.itemText(combo.findData(second)), timeout=WAIT_MS
+        )
+        assert header.backend.project_id == first
+        # following again picks the most recently opened one
+        header.follow_button.setChecked(True)
+        qtbot.waitUntil(lambda: header.backend.project_id == second, timeout=WAIT_MS)
+    finally:
+        httpx.delete(f"{base}/{second}", headers=headers)
+
+
+# --- chat -------------------------------------------------------------------------------------
+
+
+def test_send_streams_and_a_read_tool_card_goes_running_then_done(
+    logged_in: CopilotApp, scripted_openai: ScriptedOpenAIServer, qtbot: QtBot
+) -> None:
+    app = logged_in
+    scripted_openai.push(
+        ScriptedTurn.tool("get_topology", {}, id="call_topo"),
+        ScriptedTurn.text("The project is empty: no nodes and no links yet.", chunks=6),
+    )
+    states: list[ToolState] = []
+    view = app.panel.view
+    app.panel.controller.tool_started.connect(
+        lambda chunk: states.append(view.card(chunk.tool_call_id).state)
+    )
+    _send(app, qtbot, "What is in my lab?")
+    qtbot.waitUntil(lambda: view.card("call_topo") is not None, timeout=WAIT_MS)
+    _wait_finished(app, qtbot)
+    assert states[-1] == ToolState.RUNNING  # queued (tool_call), then running (tool_start)
+    card = view.card("call_topo")
+    assert card.state == ToolState.DONE
+    assert "Nodes" in card.output or "node" in card.output.lower()
+    assert app.assistant_texts()[-1].endswith("no nodes and no links yet.")
+    assert app.user_texts() == ["What is in my lab?"]
+    # the model saw the tool's answer, so the turn is consistent
+    last = scripted_openai.chat_requests()[-1]
+    assert any(m.get("role") == "tool" for m in last.messages)
+    qtbot.waitUntil(lambda: app.panel.title_label.text() == "E2E conversation", timeout=WAIT_MS)
+    app.shot("conversation")
+
+
+def test_stop_mid_stream_leaves_the_session_usable(
+    logged_in: CopilotApp, scripted_openai: ScriptedOpenAIServer, qtbot: QtBot
+) -> None:
+    app = logged_in
+    scripted_openai.push(ScriptedTurn.stalled("Let me think about", chunks=2))
+    _send(app, qtbot, "Plan an OSPF lab")
+    qtbot.waitUntil(lambda: scripted_openai.stalled_count == 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "Let me" in "".join(app.assistant_texts()), timeout=WAIT_MS)
+    stop = app.panel.composer.stop_button
+    assert stop.isVisible()
+    stop.click()
+    _wait_finished(app, qtbot)
+    qtbot.waitUntil(lambda: scripted_openai.disconnects >= 1, timeout=WAIT_MS)
+    assert not app.panel.composer.running
+
+    scripted_openai.push(ScriptedTurn.text("Here is the plan.", chunks=3))
+    _send(app, qtbot, "Go on")
+    _wait_finished(app, qtbot)
+    assert app.assistant_texts()[-1] == "Here is the plan."
+    assert app.user_texts() == ["Plan an OSPF lab", "Go on"]
+    assert app.panel.view.findChildren(ErrorBanner) == []
+
+
+def test_retry_after_a_provider_error_keeps_the_message_and_partial_answer(
+    logged_in: CopilotApp, scripted_openai: ScriptedOpenAIServer, qtbot: QtBot
+) -> None:
+    app = logged_in
+    scripted_openai.push(ScriptedTurn.rate_limited(retry_after_s=1))
+    _send(app, qtbot, "Start all nodes")
+    qtbot.waitUntil(lambda: len(app.panel.view.findChildren(ErrorBanner)) == 1, timeout=WAIT_MS)
+    banner = app.panel.view.findChildren(ErrorBanner)[0]
+    assert "rate limit" in banner.message.lower()
+    assert app.user_texts() == ["Start all nodes"]
+    app.shot("error")
+
+    scripted_openai.push(ScriptedTurn.cut_off("Starting the nodes", chunks=2))
+    _wait_finished(app, qtbot)
+    banner.retry_button.click()
+    qtbot.waitUntil(lambda: len(app.panel.view.findChildren(ErrorBanner)) == 2, timeout=WAIT_MS)
+    _wait_finished(app, qtbot)
+    assert "Starting the nodes" in "".join(app.assistant_texts())  # the partial answer stays
+
+    scripted_openai.push(ScriptedTurn.text("All nodes are started.", chunks=2))
+    app.panel.view.findChildren(ErrorBanner)[-1].retry_button.click()
+    qtbot.waitUntil(
+        lambda: "All nodes are started." in "".join(app.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(app, qtbot)
+    assert app.user_texts() == ["Start all nodes"]
+    assert "Starting the nodes" in "".join(app.assistant_texts())
+    assert scripted_openai.chat_requests()[-1].last_user_text == "Start all nodes"
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+def test_search_and_delete_sessions(
+    logged_in: CopilotApp, scripted_openai: ScriptedOpenAIServer, qtbot: QtBot, monkeypatch: Any
+) -> None:
+    app = logged_in
+    sessions = app.panel.sessions
+    scripted_openai.push(ScriptedTurn.text("Use OSPF area 0 for the backbone.", chunks=2))
+    _send(app, qtbot, "Which OSPF area for the backbone?")
+    _wait_finished(app, qtbot)
+    sessions.new_button.click()
+    qtbot.waitUntil(lambda: len(sessions.entries) == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.panel.session_id == sessions.entries[0].session_id, timeout=WAIT_MS)
+    scripted_openai.push(ScriptedTurn.text("VLAN 10 is for users.", chunks=2))
+    _send(app, qtbot, "What is VLAN 10 for?")
+    _wait_finished(app, qtbot)
+    qtbot.waitUntil(lambda: len(sessions.entries) == 2, timeout=WAIT_MS)
+
+    # search finds the message text, not only titles
+    sessions.search_edit.setText("backbone")
+    qtbot.waitUntil(
+        lambda: len(sessions.entries) == 1 and sessions.entries[0].snippet is not None,
+        timeout=WAIT_MS,
+    )
+    assert "backbone" in (sessions.entries[0].snippet or "").lower()
+    ospf_session = sessions.entries[0].session_id
+    sessions.search_edit.clear()
+    qtbot.waitUntil(lambda: len(sessions.entries) == 2, timeout=WAIT_MS)
+
+    # delete (confirmed) the OSPF session: gone from the list and from the store
+    from PyQt6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes)
+    )
+    row = next(i for i, e in enumerate(sessions.entries) if e.session_id == ospf_session)
+    sessions.list.setCurrentRow(row)
+    sessions.delete_button.click()
+    qtbot.waitUntil(lambda: len(sessions.entries) == 1, timeout=WAIT_MS)
+    service = run(qtbot, app.header.workspace.service(app.header.backend.project_id))
+    remaining = run(qtbot, service.list_sessions())
+    assert [s.id for s in remaining] == [sessions.entries[0].session_id]
+    assert run(qtbot, service.search_sessions("backbone")) == []
+
+
+# --- expired login ----------------------------------------------------------------------------
+
+
+def test_relogin_after_an_expired_token_keeps_text_and_conversation(
+    logged_in: CopilotApp,
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    app_keyring: MemoryKeyring,
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    header = app.header
+    scripted_openai.push(ScriptedTurn.text("R1 and R2 are linked.", chunks=2))
+    _send(app, qtbot, "How are R1 and R2 connected?")
+    _wait_finished(app, qtbot)
+
+    # the token expires while the user types: the login opens, nothing is lost
+    qtbot.keyClicks(app.panel.composer.edit, "and R3?")
+    expired = gns3_server.craft_token(gns3_server.username, expires_in_s=-60)
+    header.workspace.client.token = expired
+    qtbot.waitUntil(
+        lambda: header.login_dialog is not None and header.login_dialog.isVisible(),
+        timeout=WAIT_MS,
+    )
+    assert "expired" in header.login_dialog.reason_label.text()
+    assert app.panel.composer.text == "and R3?"
+    assert app.assistant_texts() == ["R1 and R2 are linked."]
+    qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
+    header.login_dialog.login_button.click()
+    qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
+    assert app.panel.composer.text == "and R3?"
+    new_token = app_keyring.items[(_jwt_service(gns3_server), gns3_server.username)]
+    assert new_token != expired
+
+    # a message sent with an expired token is sent again after the login
+    header.token_timer.stop()
+    header.workspace.client.token = expired
+    scripted_openai.push(ScriptedTurn.text("R3 is not linked yet.", chunks=2))
+    qtbot.keyClick(app.panel.composer.edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: header.login_dialog is not None and header.login_dialog.isVisible(),
+        timeout=WAIT_MS,
+    )
+    qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
+    header.login_dialog.login_button.click()
+    qtbot.waitUntil(
+        lambda: "R3 is not linked yet." in "".join(app.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(app, qtbot)
+    assert app.user_texts() == ["How are R1 and R2 connected?", "and R3?"]
+    assert app.assistant_texts()[0] == "R1 and R2 are linked."
