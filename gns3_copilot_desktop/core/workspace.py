@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
     from gns3_copilot_desktop.core.agent.model_factory import LlmConfig
     from gns3_copilot_desktop.core.agent.service import AgentService
+    from gns3_copilot_desktop.core.agent.tools import ToolRegistry
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ class Workspace:
         self._model_cache: tuple[LlmConfig, BaseChatModel] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._closed = False
+        self._tools: ToolRegistry | None = None
         self.follower = ProjectFollower(pinned=None)
         if external_auth is not None:
             self._client = Gns3Client(external_auth.base_url(), token=external_auth.token())
@@ -402,7 +404,20 @@ class Workspace:
             resolve_db_path, self.server_url, project_id, project_path, self.paths.data_dir
         )
         log.info("opening the sessions of project %s", project_id)
-        return await AgentService.open(db_path, project_id=project_id)
+        return await AgentService.open(db_path, project_id=project_id, tools=self.tools())
+
+    def tools(self) -> ToolRegistry:
+        """Every tool the app ships: read, change, capture and device tools (built once)."""
+        if self._tools is None:
+            from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
+            from gns3_copilot_desktop.core.agent.tools.network import network_registry
+
+            access = DeviceAccess(
+                secret_store=self.secrets,
+                refused_patterns=lambda: self.settings.device_refused_patterns,
+            )
+            self._tools = network_registry(access)
+        return self._tools
 
     async def _project_path(self, project_id: str) -> str | None:
         """The project's folder on the server, or None when the server cannot say.

@@ -387,3 +387,108 @@ def test_relogin_after_an_expired_token_keeps_text_and_conversation(
     _wait_finished(app, qtbot)
     assert app.user_texts() == ["How are R1 and R2 connected?", "and R3?"]
     assert app.assistant_texts()[0] == "R1 and R2 are linked."
+
+
+# --- approvals --------------------------------------------------------------------------------
+
+
+def _node_names(server: Gns3Server, token: str, project_id: str) -> list[str]:
+    response = httpx.get(
+        f"{server.base_url}/v3/projects/{project_id}/nodes",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    response.raise_for_status()
+    return sorted(node["name"] for node in response.json())
+
+
+def _approval_card(app: CopilotApp, qtbot: QtBot) -> Any:
+    from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+
+    def pending() -> list[ApprovalCard]:
+        return [c for c in app.panel.view.findChildren(ApprovalCard) if c.submit_button.isEnabled()]
+
+    qtbot.waitUntil(lambda: len(pending()) == 1, timeout=WAIT_MS)
+    return pending()[0]
+
+
+def test_approve_a_change_and_see_the_node_on_the_server(
+    logged_in: CopilotApp,
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    e2e_project: dict[str, Any],
+    qtbot: QtBot,
+    tmp_path: Path,
+) -> None:
+    app = logged_in
+    pid = e2e_project["project_id"]
+    arguments = {"nodes": [{"template": "VPCS", "name": "PC-approved"}]}
+    scripted_openai.push(
+        ScriptedTurn.tool("create_nodes", arguments, id="call_create"),
+        ScriptedTurn.text("PC-approved is on the canvas.", chunks=2),
+    )
+    _send(app, qtbot, "Add a VPCS named PC-approved")
+    card = _approval_card(app, qtbot)
+    assert _node_names(gns3_server, gns3_token, pid) == []  # nothing changes before approval
+    item = card.items[0]
+    assert item.request.tool_name == "create_nodes"
+    app.shot("approval")
+    item.always.setChecked(True)  # "always allow in this project": persisted per server+project
+    _wait_finished(app, qtbot)  # the paused turn's stream has ended (ChatPanel drops earlier ones)
+    card.submit_button.click()
+    qtbot.waitUntil(
+        lambda: "PC-approved is on the canvas." in "".join(app.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(app, qtbot)
+    assert _node_names(gns3_server, gns3_token, pid) == ["PC-approved"]
+    assert app.panel.view.card("call_create").state == ToolState.DONE
+    settings = json.loads((tmp_path / "home" / "config" / "settings.json").read_text())
+    grants = settings["always_allow"]
+    assert grants == {f"{normalize_server_url(gns3_server.base_url)}|{pid}": ["create_nodes"]}
+
+    # the grant reaches the next turn: the same tool runs without asking
+    scripted_openai.push(
+        ScriptedTurn.tool("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC-2"}]}),
+        ScriptedTurn.text("PC-2 added without asking.", chunks=2),
+    )
+    _send(app, qtbot, "And one more, PC-2")
+    qtbot.waitUntil(
+        lambda: "PC-2 added without asking." in "".join(app.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(app, qtbot)
+    assert _node_names(gns3_server, gns3_token, pid) == ["PC-2", "PC-approved"]
+
+
+def test_reject_a_change_and_nothing_changes(
+    logged_in: CopilotApp,
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    e2e_project: dict[str, Any],
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    pid = e2e_project["project_id"]
+    arguments = {"nodes": [{"template": "VPCS", "name": "PC-rejected"}]}
+    scripted_openai.push(
+        ScriptedTurn.tool("create_nodes", arguments, id="call_reject"),
+        ScriptedTurn.text("Understood, I did not create it.", chunks=2),
+    )
+    _send(app, qtbot, "Add a VPCS named PC-rejected")
+    card = _approval_card(app, qtbot)
+    item = card.items[0]
+    item.reject.setChecked(True)
+    qtbot.keyClicks(item.reason, "not now")
+    _wait_finished(app, qtbot)
+    card.submit_button.click()
+    qtbot.waitUntil(
+        lambda: "Understood, I did not create it." in "".join(app.assistant_texts()),
+        timeout=WAIT_MS,
+    )
+    _wait_finished(app, qtbot)
+    assert _node_names(gns3_server, gns3_token, pid) == []
+    assert app.panel.view.card("call_reject").state == ToolState.REJECTED
+    tool_message = next(
+        m for m in scripted_openai.chat_requests()[-1].messages if m.get("role") == "tool"
+    )
+    assert "not now" in tool_message["content"]
