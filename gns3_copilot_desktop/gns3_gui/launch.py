@@ -190,6 +190,10 @@ class _Integration:
     def application_created(self, app: QApplication) -> None:
         import qasync
 
+        from gns3_copilot_desktop.app import install_translator, paths_for, saved_language
+
+        # The Copilot's own strings in the user's language (GNS3 keeps its own translators).
+        install_translator(app, saved_language(paths_for(self.options)))
         self.loop = qasync.QEventLoop(app, already_running=True)
         asyncio.set_event_loop(self.loop)
         app.aboutToQuit.connect(self._about_to_quit)
