@@ -31,12 +31,15 @@ class MarkdownStream:
     """Accumulates streamed text and hands out blocks as they finish.
 
     `feed` returns the blocks that finished with this text (render them once) and the open block
-    (re-render it on each paint). Work per feed is proportional to the open block, not the answer.
+    (re-render it on each paint). Work per feed is proportional to the open block, not the answer;
+    inside an open code fence it is proportional to the new text (lines are only checked once for
+    the closing fence).
     """
 
     def __init__(self) -> None:
         self._pending = ""  # text of the open block(s), not yet finished
         self._source: list[str] = []
+        self._open_fence: str | None = None  # the opener while `_pending` is an open code fence
         self.finished: list[Block] = []
 
     @property
@@ -47,16 +50,28 @@ class MarkdownStream:
     def feed(self, text: str) -> tuple[list[Block], Block | None]:
         """Add streamed text; return (newly finished blocks, the open block or None)."""
         self._source.append(text)
+        fence = self._open_fence
+        if fence is not None:
+            last_line = self._pending[self._pending.rfind("\n") + 1 :]
+            if not _may_close(last_line + text, fence):
+                self._pending += text
+                return [], Block("plain", self._pending.strip("\n"))
         self._pending += text
         done, rest = _split_finished(self._pending)
         self._pending = rest
         self.finished.extend(done)
-        return done, _open_block(rest)
+        block = _open_block(rest)
+        self._open_fence = None
+        if block is not None and block.kind == "plain":
+            opener = _FENCE.match(block.text)
+            self._open_fence = opener.group(1) if opener else None
+        return done, block
 
     def close(self) -> list[Block]:
         """End of stream: the open block becomes finished (an open fence stays plain text)."""
         last = _open_block(self._pending)
         self._pending = ""
+        self._open_fence = None
         if last is None:
             return []
         self.finished.append(last)
@@ -111,6 +126,11 @@ def _closing_fence(lines: list[str], start: int, opener: str) -> int | None:
         if stripped.startswith(opener[0] * len(opener)) and not stripped.strip(opener[0]):
             return j
     return None
+
+
+def _may_close(text: str, opener: str) -> bool:
+    """True when a line of `text` could be the closing fence of `opener`."""
+    return _closing_fence(text.split("\n"), 0, opener) is not None
 
 
 def _open_block(rest: str) -> Block | None:

@@ -42,6 +42,7 @@ from gns3_copilot_desktop.ui.tool_card import (
 PAINT_INTERVAL_MS = 33
 HISTORY_BATCH = 20
 CHUNK_BLOCKS = 16
+CODE_LINES = 40
 BLOCK_SPACING = 4
 
 
@@ -91,11 +92,86 @@ def _text_label(parent: QWidget, text: str = "", markdown: bool = True) -> QLabe
     return label
 
 
-def _show_unfinished_code(label: QLabel, text: str) -> None:
-    """An open code fence: its lines as monospace plain text, without the fence marker."""
+def _code_lines(text: str) -> list[str]:
+    """The lines of an open code fence, without the fence marker."""
+    return text.split("\n")[1:]
+
+
+def _show_as_code(label: QLabel, lines: list[str]) -> None:
+    """Lines of code as monospace plain text."""
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setFont(monospace_font())
-    label.setText(text.split("\n", 1)[1] if "\n" in text else "")
+    label.setText("\n".join(lines))
+
+
+class CodeLines(QWidget):
+    """Monospace lines as labels of CODE_LINES lines each, stacked by hand.
+
+    A label lays its whole text out again on every change, and a code block streams line by
+    line: a long listing (a `show running-config`) in one label made each paint cost more as
+    it grew. Groups of lines are laid out once each, so line 2,000 costs what line 20 did.
+    """
+
+    def __init__(self, parent: QWidget, lines: Sequence[str] = ()) -> None:
+        super().__init__(parent)
+        _grows_downward(self)
+        policy = self.sizePolicy()
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self._labels: list[QLabel] = []
+        self._width = -1
+        self._bottom = 0
+        self.line_count = 0
+        self.append(lines)
+
+    def append(self, lines: Sequence[str]) -> None:
+        """Add lines below the others (a label per CODE_LINES lines)."""
+        for start in range(0, len(lines), CODE_LINES):
+            group = list(lines[start : start + CODE_LINES])
+            label = _text_label(self, "", markdown=False)
+            _show_as_code(label, group)
+            label.setAccessibleName(QCoreApplication.translate("MessageView", "Code"))
+            self._labels.append(label)
+            self.line_count += len(group)
+            if self._width > 0:
+                height = _height_for(label, self._width)
+                label.setGeometry(0, self._bottom, self._width, height)
+                self._bottom += height
+            label.show()
+        if lines:
+            self.updateGeometry()
+
+    def clear(self) -> None:
+        """Remove every line."""
+        for label in self._labels:
+            label.hide()
+            label.deleteLater()
+        self._labels.clear()
+        self._bottom = 0
+        self.line_count = 0
+        self.updateGeometry()
+
+    def text(self) -> str:
+        """The lines, joined."""
+        return "\n".join(label.text() for label in self._labels)
+
+    def heightForWidth(self, width: int) -> int:
+        """The stacked height at `width` (each label remembers its heights per width)."""
+        if width == self._width:
+            return self._bottom
+        return sum(_height_for(label, width) for label in self._labels)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """A new width changes the wrapped heights."""
+        super().resizeEvent(event)
+        if self.width() != self._width:
+            self._width = self.width()
+            top = 0
+            for label in self._labels:
+                height = _height_for(label, self._width)
+                label.setGeometry(0, top, self._width, height)
+                top += height
+            self._bottom = top
 
 
 class CodeBlock(QFrame):
@@ -119,11 +195,9 @@ class CodeBlock(QFrame):
         row.addStretch(1)
         row.addWidget(self.copy_button)
         layout.addLayout(row)
-        # a wrapped label, not a text editor: a long answer can hold hundreds of code blocks, and
+        # wrapped labels, not a text editor: a long answer can hold hundreds of code blocks, and
         # an editor per block (viewport, scroll bars) made streaming stutter in the benchmark
-        self.text_view = _text_label(self, code, markdown=False)
-        self.text_view.setFont(monospace_font())
-        self.text_view.setAccessibleName(QCoreApplication.translate("MessageView", "Code"))
+        self.text_view = CodeLines(self, code.split("\n"))
         layout.addWidget(self.text_view)
 
     def copy(self, *_: object) -> None:
@@ -296,6 +370,10 @@ class TextSegment(QWidget):
         self._area = _BlockArea(self)
         self._area.hide()
         self._layout.addWidget(self._area)
+        # an open code fence: its earlier lines in groups laid out once, the last ones in _open
+        self._open_code = CodeLines(self)
+        self._open_code.hide()
+        self._layout.addWidget(self._open_code)
         self._open = _text_label(self)
         self._open.hide()
         self._layout.addWidget(self._open)
@@ -314,6 +392,8 @@ class TextSegment(QWidget):
         """Add text; render newly finished blocks once and the open block again."""
         done, open_block = self._stream.feed(text)
         self._add_blocks(done)
+        if done:  # the open block is a new one
+            self._reset_open_code()
         self._show_open(open_block)
         self.renders += 1
 
@@ -332,17 +412,35 @@ class TextSegment(QWidget):
 
     def _show_open(self, block: Block | None) -> None:
         if block is None:
+            self._reset_open_code()
             self._open.hide()
             self._open.clear()
             return
         if block.kind == "markdown":
+            self._reset_open_code()
             self._open.setTextFormat(Qt.TextFormat.MarkdownText)
             self._open.setFont(self.font())
             self._open.setText(block.text)
         else:
-            _show_unfinished_code(self._open, block.text)
+            self._show_open_code(_code_lines(block.text))
         if self._open.isHidden():
             self._open.show()
+
+    def _show_open_code(self, lines: list[str]) -> None:
+        """Whole groups of finished lines go into `_open_code` once; the rest into `_open`."""
+        done = self._open_code.line_count
+        # the last line may still grow; a group is moved once all its lines are complete
+        while len(lines) - 1 - done >= CODE_LINES:
+            self._open_code.append(lines[done : done + CODE_LINES])
+            done += CODE_LINES
+        if done and self._open_code.isHidden():
+            self._open_code.show()
+        _show_as_code(self._open, lines[done:])
+
+    def _reset_open_code(self) -> None:
+        if self._open_code.line_count:
+            self._open_code.clear()
+            self._open_code.hide()
 
     def block_widgets(self) -> list[QWidget]:
         """The widgets of the finished blocks, in order."""
@@ -352,10 +450,9 @@ class TextSegment(QWidget):
 def _block_widget(parent: QWidget, block: Block) -> QWidget:
     if block.kind == "code":
         return CodeBlock(block.text, block.language, parent)
-    label = _text_label(parent, block.text, markdown=block.kind == "markdown")
-    if block.kind == "plain":
-        _show_unfinished_code(label, block.text)
-    return label
+    if block.kind == "plain":  # a code fence the answer never closed
+        return CodeLines(parent, _code_lines(block.text))
+    return _text_label(parent, block.text, markdown=True)
 
 
 class UserBubble(QFrame):

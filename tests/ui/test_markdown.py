@@ -51,3 +51,25 @@ def test_fence_right_after_a_paragraph_ends_it() -> None:
 
 def test_an_unclosed_fence_at_the_end_stays_plain() -> None:
     assert split_blocks("```\nhalf") == [Block("plain", "```\nhalf")]
+
+
+FENCES = (
+    "Config:\n\n````text\nhostname R1\n```\nnot closed by a shorter fence\n````\n"
+    "~~~\ninterface Fa0/0\n```\n ip address 10.0.0.1 255.255.255.0\n~~~\n\n"
+    "```\n" + "".join(f"line {i}\n" for i in range(120)) + "```\nDone.\n\n```bash\nopen at the end"
+)
+
+
+def test_feeding_in_pieces_matches_splitting_each_prefix_at_once() -> None:
+    # the stream skips re-scanning an open fence: each step must still agree with a fresh split
+    for size in (1, 3, 7, 64):
+        stream, finished = MarkdownStream(), []
+        for end in range(size, len(FENCES) + size, size):
+            done, open_block = stream.feed(FENCES[end - size : end])
+            finished.extend(done)
+            fresh = MarkdownStream()
+            fresh_done, fresh_open = fresh.feed(FENCES[:end])
+            assert (finished, open_block) == (fresh_done, fresh_open), (size, end)
+        finished.extend(stream.close())
+        assert finished == split_blocks(FENCES)
+    assert split_blocks(FENCES)[-1] == Block("plain", "```bash\nopen at the end")

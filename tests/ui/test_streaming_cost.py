@@ -1,19 +1,24 @@
 """The work of one paint of a streaming answer must not grow with the length of the answer.
 
 Counted, not timed: every Qt event delivered while a paint is handled (layout passes, moves,
-resizes, repaints of widgets...). A layout that re-places all earlier blocks, or a repaint of
-the whole answer, shows up as more events per paint in a long answer than in a short one.
+resizes, repaints of widgets...), and the characters of text handed to labels (each is laid out
+again). A layout that re-places all earlier blocks, a repaint of the whole answer, or a label
+that holds a whole growing code listing shows up as more per paint in a long answer than in a
+short one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
+import pytest
 from PyQt6.QtCore import QEvent, QObject
 from PyQt6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.message_view import CHUNK_BLOCKS, MessageView
+from gns3_copilot_desktop.ui import message_view
+from gns3_copilot_desktop.ui.message_view import CHUNK_BLOCKS, CODE_LINES, MessageView
 from tests.helpers.fake_backend import long_history
 
 # One cycle of a block-dense answer: prose, a list, a table, a code fence, a heading (5 blocks).
@@ -43,6 +48,29 @@ class _EventCounter(QObject):
         return False
 
 
+@pytest.fixture
+def laid_out_chars(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """A one-item list: the characters given to the view's labels so far."""
+    total = [0]
+    set_text = message_view.BlockLabel.setText
+
+    def counting(label: message_view.BlockLabel, text: str | None) -> None:
+        total[0] += len(text or "")
+        set_text(label, text)
+
+    monkeypatch.setattr(message_view.BlockLabel, "setText", counting)
+    yield total
+
+
+def _view(qtbot: QtBot) -> MessageView:
+    view = MessageView()
+    qtbot.addWidget(view)
+    view.resize(420, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
 def _paint_cycles(view: MessageView, app: QApplication, cycles: int) -> None:
     for _ in range(cycles):
         for piece in _CYCLE:
@@ -61,18 +89,20 @@ def _events_per_window(view: MessageView, app: QApplication) -> Counter[str]:
     return counter.counts
 
 
-def test_paint_work_does_not_grow_with_the_answer(qtbot: QtBot, qapp: QApplication) -> None:
-    view = MessageView()
-    qtbot.addWidget(view)
-    view.resize(420, 700)
-    view.show()
-    qtbot.waitExposed(view)
+def test_paint_work_does_not_grow_with_the_answer(
+    qtbot: QtBot, qapp: QApplication, laid_out_chars: list[int]
+) -> None:
+    view = _view(qtbot)
     view.load_history(long_history(200, 40))
     view.add_user_message("Tell me everything")
     _paint_cycles(view, qapp, 4)
+    before = laid_out_chars[0]
     short = _events_per_window(view, qapp)  # while the answer grows from 20 to 100 blocks
+    short_chars = laid_out_chars[0] - before
     _paint_cycles(view, qapp, 10 * _WINDOW)
+    before = laid_out_chars[0]
     long = _events_per_window(view, qapp)  # from 900 to 980 blocks
+    assert laid_out_chars[0] - before == short_chars  # the same text, rendered once
     turn = view.current_turn
     assert turn is not None
     assert len(turn.segments[0].block_widgets()) == (4 + 12 * _WINDOW) * _BLOCKS_PER_CYCLE
@@ -82,3 +112,37 @@ def test_paint_work_does_not_grow_with_the_answer(qtbot: QtBot, qapp: QApplicati
     assert total_long <= total_short * 1.15 + 20, (short, long)
     for kind in ("Move", "Resize", "Paint", "LayoutRequest"):
         assert long[kind] <= short[kind] * 1.15 + 4, (kind, short[kind], long[kind])
+
+
+def test_a_long_open_code_block_costs_the_same_per_line(
+    qtbot: QtBot, qapp: QApplication, laid_out_chars: list[int]
+) -> None:
+    view = _view(qtbot)
+    view.add_user_message("Show the running config")
+    view.append_content("Here it is:\n\n```\n")
+
+    def stream_lines(first: int, count: int, per_paint: int = 1) -> int:
+        """Paint `count` pairs of lines; the characters handed to labels meanwhile."""
+        before = laid_out_chars[0]
+        for i in range(first, first + count):
+            view.append_content(f"interface GigabitEthernet0/{i % 10}\n description link {i}\n")
+            if i % per_paint == 0:
+                view.flush()
+                qapp.processEvents()
+        return laid_out_chars[0] - before
+
+    stream_lines(0, CODE_LINES)
+    short = stream_lines(CODE_LINES, 2 * CODE_LINES)  # lines 80-240 of the open block
+    stream_lines(3 * CODE_LINES, 20 * CODE_LINES, per_paint=CODE_LINES)
+    long = stream_lines(23 * CODE_LINES, 2 * CODE_LINES)  # lines 1,840-2,000
+    assert long <= short * 1.1, (short, long)
+    turn = view.current_turn
+    assert turn is not None
+    segment = turn.segments[0]
+    assert segment._open.text().count("\n") < 2 * CODE_LINES  # only the last lines
+    view.append_content("```\n")
+    view.finish_turn()
+    code = segment.block_widgets()[-1]
+    assert isinstance(code, message_view.CodeBlock)
+    assert code.code.count("\n") == 2 * 25 * CODE_LINES - 1
+    assert code.text_view.text() == code.code
