@@ -2,6 +2,18 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>App</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/app.py" line="213" />
+        <source>Something went wrong.</source>
+        <translation>出错了。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/app.py" line="217" />
+        <source>Unexpected error</source>
+        <translation>意外错误</translation>
+    </message>
+</context><context>
     <name>ApprovalCard</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="44" />
@@ -234,6 +246,125 @@
         <translation>GNS3 Copilot</translation>
     </message>
 </context><context>
+    <name>CopilotHeader</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="93" />
+        <source>GNS3 server and user</source>
+        <translation>GNS3 服务器和用户</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="97" />
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="98" />
+        <source>Log in to GNS3</source>
+        <translation>登录 GNS3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="101" />
+        <source>Log out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="102" />
+        <source>Log out of GNS3</source>
+        <translation>退出 GNS3 登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="107" />
+        <source>Copilot settings</source>
+        <translation>Copilot 设置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="113" />
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
+        <source>The GNS3 project the copilot works on</source>
+        <translation>Copilot 当前操作的 GNS3 项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <source>No project open</source>
+        <translation>未打开项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
+        <source>Follow GNS3</source>
+        <translation>跟随 GNS3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
+        <source>Follow the project open in GNS3</source>
+        <translation>跟随 GNS3 中打开的项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
+        <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
+        <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <source>Connection status</source>
+        <translation>连接状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="288" />
+        <source>The GNS3 login expired; log in again in GNS3.</source>
+        <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="294" />
+        <source>Your GNS3 login has expired. Log in again to continue.</source>
+        <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="326" />
+        <source>{name} (closed)</source>
+        <translation>{name}（已关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="388" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="445" />
+        <source>Connect GNS3 to its server to use the copilot.</source>
+        <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="448" />
+        <source>Log in to the GNS3 server to chat with the copilot.</source>
+        <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="452" />
+        <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
+        <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="494" />
+        <source>{model} answered and accepts tools.</source>
+        <translation>{model} 已响应，并支持工具调用。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="506" />
+        <source>{user} @ {server}</source>
+        <translation>{user} @ {server}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="512" />
+        <source>Not logged in · {server}</source>
+        <translation>未登录 · {server}</translation>
+    </message>
+</context><context>
     <name>LoginDialog</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="79" />
@@ -313,85 +444,92 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="112" />
-        <source>code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="115" />
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="116" />
-        <source>Copy code</source>
-        <translation>复制代码</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="133" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="188" />
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="191" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="192" />
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="208" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="372" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="469" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="485" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="491" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="493" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="499" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="520" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="578" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="494" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="588" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="608" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="614" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="519" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
+    </message>
+</context><context>
+    <name>ServiceBackend</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="55" />
+        <source>Open a project in GNS3 or choose one above first.</source>
+        <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
 </context><context>
     <name>SessionsPanel</name>
