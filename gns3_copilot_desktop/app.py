@@ -47,10 +47,6 @@ DEFAULT_SIZE = (1000, 760)
 SHUTDOWN_TIMEOUT_S = 5.0
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("App", text)
-
-
 @dataclass
 class AppOptions:
     """What the command line (or the GNS3 GUI integration, or a test) chooses."""
@@ -211,10 +207,14 @@ def install_excepthook() -> None:
         if QApplication.instance() is None or issubclass(kind, KeyboardInterrupt):
             return
         text = redact("".join(traceback.format_exception(kind, exc, tb)))
-        box = QMessageBox(QMessageBox.Icon.Critical, WINDOW_TITLE, _tr("Something went wrong."))
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            WINDOW_TITLE,
+            QCoreApplication.translate("App", "Something went wrong."),
+        )
         box.setInformativeText(redact(str(exc)) or kind.__name__)
         box.setDetailedText(text)
-        box.setAccessibleName(_tr("Unexpected error"))
+        box.setAccessibleName(QCoreApplication.translate("App", "Unexpected error"))
         box.open()
         _open_boxes.append(box)
         box.finished.connect(lambda *_: _open_boxes.remove(box))

@@ -47,10 +47,6 @@ TOKEN_CHECK_MS = 2_000
 AUTH_ERROR_KIND = Gns3AuthError.__name__
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("CopilotHeader", text)
-
-
 class CopilotHeader(QWidget):
     """Server, login, project and settings controls above the chat, and the logic behind them."""
 
@@ -93,33 +89,56 @@ class CopilotHeader(QWidget):
 
     def _build(self) -> None:
         self.account_label = QLabel(self)
-        self.account_label.setAccessibleName(_tr("GNS3 server and user"))
+        self.account_label.setAccessibleName(
+            QCoreApplication.translate("CopilotHeader", "GNS3 server and user")
+        )
         self.account_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.login_button = self._button(_tr("Log in"), _tr("Log in to GNS3"))
-        self.logout_button = self._button(_tr("Log out"), _tr("Log out of GNS3"))
+        self.login_button = self._button(
+            QCoreApplication.translate("CopilotHeader", "Log in"),
+            QCoreApplication.translate("CopilotHeader", "Log in to GNS3"),
+        )
+        self.logout_button = self._button(
+            QCoreApplication.translate("CopilotHeader", "Log out"),
+            QCoreApplication.translate("CopilotHeader", "Log out of GNS3"),
+        )
         self.settings_button = QToolButton(self)
         self.settings_button.setText("⚙")
-        self.settings_button.setAccessibleName(_tr("Copilot settings"))
-        self.settings_button.setToolTip(_tr("Copilot settings"))
+        self.settings_button.setAccessibleName(
+            QCoreApplication.translate("CopilotHeader", "Copilot settings")
+        )
+        self.settings_button.setToolTip(
+            QCoreApplication.translate("CopilotHeader", "Copilot settings")
+        )
         self.project_combo = QComboBox(self)
-        self.project_combo.setAccessibleName(_tr("Project"))
-        self.project_combo.setToolTip(_tr("The GNS3 project the copilot works on"))
-        self.project_combo.setPlaceholderText(_tr("No project open"))
+        self.project_combo.setAccessibleName(QCoreApplication.translate("CopilotHeader", "Project"))
+        self.project_combo.setToolTip(
+            QCoreApplication.translate("CopilotHeader", "The GNS3 project the copilot works on")
+        )
+        self.project_combo.setPlaceholderText(
+            QCoreApplication.translate("CopilotHeader", "No project open")
+        )
         self.project_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.project_combo.setMinimumContentsLength(10)
         self.follow_button = QToolButton(self)
-        self.follow_button.setText(_tr("Follow GNS3"))
+        self.follow_button.setText(QCoreApplication.translate("CopilotHeader", "Follow GNS3"))
         self.follow_button.setCheckable(True)
         self.follow_button.setChecked(True)
-        self.follow_button.setAccessibleName(_tr("Follow the project open in GNS3"))
+        self.follow_button.setAccessibleName(
+            QCoreApplication.translate("CopilotHeader", "Follow the project open in GNS3")
+        )
         self.follow_button.setToolTip(
-            _tr("Follow the project open in GNS3; choosing a project by hand pins it")
+            QCoreApplication.translate(
+                "CopilotHeader",
+                "Follow the project open in GNS3; choosing a project by hand pins it",
+            )
         )
         self.message_label = QLabel(self)
         self.message_label.setWordWrap(True)
-        self.message_label.setAccessibleName(_tr("Connection status"))
+        self.message_label.setAccessibleName(
+            QCoreApplication.translate("CopilotHeader", "Connection status")
+        )
         self.message_label.hide()
 
         top = QHBoxLayout()
@@ -130,6 +149,9 @@ class CopilotHeader(QWidget):
         top.addWidget(self.settings_button)
         second = QHBoxLayout()
         second.setContentsMargins(0, 0, 0, 0)
+        self.project_label = QLabel(QCoreApplication.translate("CopilotHeader", "Project"), self)
+        self.project_label.setBuddy(self.project_combo)
+        second.addWidget(self.project_label)
         second.addWidget(self.project_combo, 1)
         second.addWidget(self.follow_button)
         layout = QVBoxLayout(self)
@@ -262,9 +284,16 @@ class CopilotHeader(QWidget):
         """The token expired or was refused: ask for the login again, keeping everything."""
         self._retry_after_login = self._retry_after_login or retry
         if self.external:
-            self._show_message(_tr("The GNS3 login expired; log in again in GNS3."), error=True)
+            self._show_message(
+                QCoreApplication.translate(
+                    "CopilotHeader", "The GNS3 login expired; log in again in GNS3."
+                ),
+                error=True,
+            )
             return
-        reason = _tr("Your GNS3 login has expired. Log in again to continue.")
+        reason = QCoreApplication.translate(
+            "CopilotHeader", "Your GNS3 login has expired. Log in again to continue."
+        )
         self.panel.composer.set_disabled_reason(reason)
         self.open_login(reason)
 
@@ -294,7 +323,9 @@ class CopilotHeader(QWidget):
         for project in follower.projects:
             label = project.name
             if project.status != "opened":
-                label = _tr("{name} (closed)").format(name=project.name)
+                label = QCoreApplication.translate("CopilotHeader", "{name} (closed)").format(
+                    name=project.name
+                )
             self.project_combo.addItem(label, project.project_id)
         self.project_combo.setCurrentIndex(self.project_combo.findData(follower.current))
         self.project_combo.blockSignals(False)
@@ -354,7 +385,7 @@ class CopilotHeader(QWidget):
         panel.session_id = None
         panel.sessions.set_current(None)
         panel.view.clear()
-        panel.title_label.setText(_tr("New conversation"))
+        panel.title_label.setText(QCoreApplication.translate("CopilotHeader", "New conversation"))
         panel.status.reset()
         self.project_changed.emit(project_id)
         await self.update_composer()
@@ -411,10 +442,16 @@ class CopilotHeader(QWidget):
         """Why the user cannot send now, or None."""
         if not self.workspace.logged_in:
             if self.external:
-                return _tr("Connect GNS3 to its server to use the copilot.")
-            return _tr("Log in to the GNS3 server to chat with the copilot.")
+                return QCoreApplication.translate(
+                    "CopilotHeader", "Connect GNS3 to its server to use the copilot."
+                )
+            return QCoreApplication.translate(
+                "CopilotHeader", "Log in to the GNS3 server to chat with the copilot."
+            )
         if self.backend.project_id is None:
-            return _tr("Open a project in GNS3 (or choose one above) to chat about it.")
+            return QCoreApplication.translate(
+                "CopilotHeader", "Open a project in GNS3 (or choose one above) to chat about it."
+            )
         return await self.workspace.model_problem()
 
     def open_settings(self) -> SettingsDialog:
@@ -454,7 +491,9 @@ class CopilotHeader(QWidget):
         config = await resolve_llm_config(None, profile, lookup, {})
         model = await asyncio.to_thread(create_base_model, config)
         await check_tool_support(model)
-        return _tr("{model} answered and accepts tools.").format(model=config.label)
+        return QCoreApplication.translate(
+            "CopilotHeader", "{model} answered and accepts tools."
+        ).format(model=config.label)
 
     # --- display ----------------------------------------------------------------------------
 
@@ -463,9 +502,17 @@ class CopilotHeader(QWidget):
         server = self.workspace.server_url
         if logged_in:
             user = self.workspace.username or "?"
-            self.account_label.setText(_tr("{user} @ {server}").format(user=user, server=server))
+            self.account_label.setText(
+                QCoreApplication.translate("CopilotHeader", "{user} @ {server}").format(
+                    user=user, server=server
+                )
+            )
         else:
-            self.account_label.setText(_tr("Not logged in · {server}").format(server=server))
+            self.account_label.setText(
+                QCoreApplication.translate("CopilotHeader", "Not logged in · {server}").format(
+                    server=server
+                )
+            )
         self.account_label.setToolTip(server)
         if not self.external:
             self.login_button.setVisible(not logged_in)

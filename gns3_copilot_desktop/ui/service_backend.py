@@ -41,10 +41,6 @@ if TYPE_CHECKING:
 _TOOL_STATUSES: tuple[ToolStatus, ...] = ("ok", "error", "cancelled", "rejected")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ServiceBackend", text)
-
-
 class ServiceBackend:
     """`ChatBackend` over the `AgentService` of the current project."""
 
@@ -55,7 +51,11 @@ class ServiceBackend:
     async def _service(self) -> tuple[str, AgentService]:
         project_id = self.project_id
         if project_id is None:
-            raise CopilotError(_tr("Open a project in GNS3 or choose one above first."))
+            raise CopilotError(
+                QCoreApplication.translate(
+                    "ServiceBackend", "Open a project in GNS3 or choose one above first."
+                )
+            )
         return project_id, await self.workspace.service(project_id)
 
     # --- chat -------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def _log_in_with_dialog(app: CopilotApp, qtbot: QtBot, server: Gns3Server, remem
     dialog.user_edit.setText(server.username)
     qtbot.keyClicks(dialog.password_edit, server.password)
     dialog.remember_box.setChecked(remember)
-    app.shot("login-dialog", dialog)
+    app.shot("app-login-dialog", dialog)
     dialog.login_button.click()
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
@@ -52,7 +52,13 @@ def _seed_login(home: Path, keyring_: MemoryKeyring, server: Gns3Server, token: 
     config = home / "config"
     config.mkdir(parents=True, exist_ok=True)
     url = normalize_server_url(server.base_url)
-    settings = {"servers": [{"url": url, "username": server.username}], "current_server": url}
+    profile = {"id": "lab", "name": "Lab model", "provider": "openai", "model": "gpt-4o-mini"}
+    settings = {
+        "servers": [{"url": url, "username": server.username}],
+        "current_server": url,
+        "llm_profiles": [profile],
+        "active_llm_profile": "lab",
+    }
     (config / "settings.json").write_text(json.dumps(settings))
     keyring_.items[(_jwt_service(server), server.username)] = token
 
@@ -234,7 +240,15 @@ def test_send_streams_and_a_read_tool_card_goes_running_then_done(
     last = scripted_openai.chat_requests()[-1]
     assert any(m.get("role") == "tool" for m in last.messages)
     qtbot.waitUntil(lambda: app.panel.title_label.text() == "E2E conversation", timeout=WAIT_MS)
-    app.shot("conversation")
+    assert app.panel.composer.model_combo.currentText() == "Lab model"
+    app.shot("app-conversation")
+
+    app.header.settings_button.click()
+    dialog = app.header.settings_dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
+    assert dialog.profile_list.count() == 1
+    app.shot("app-settings", dialog)
+    dialog.reject()
 
 
 def test_stop_mid_stream_leaves_the_session_usable(
@@ -270,7 +284,7 @@ def test_retry_after_a_provider_error_keeps_the_message_and_partial_answer(
     banner = app.panel.view.findChildren(ErrorBanner)[0]
     assert "rate limit" in banner.message.lower()
     assert app.user_texts() == ["Start all nodes"]
-    app.shot("error")
+    app.shot("app-error")
 
     scripted_openai.push(ScriptedTurn.cut_off("Starting the nodes", chunks=2))
     _wait_finished(app, qtbot)
@@ -432,7 +446,7 @@ def test_approve_a_change_and_see_the_node_on_the_server(
     assert _node_names(gns3_server, gns3_token, pid) == []  # nothing changes before approval
     item = card.items[0]
     assert item.request.tool_name == "create_nodes"
-    app.shot("approval")
+    app.shot("app-approval")
     item.always.setChecked(True)  # "always allow in this project": persisted per server+project
     _wait_finished(app, qtbot)  # the paused turn's stream has ended (ChatPanel drops earlier ones)
     card.submit_button.click()
