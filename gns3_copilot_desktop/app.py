@@ -37,6 +37,7 @@ from gns3_copilot_desktop.core.paths import AppPaths, app_paths, resource_path
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.copilot import CopilotHeader
 from gns3_copilot_desktop.ui.dock import CopilotDock
+from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
 from gns3_copilot_desktop.ui.service_backend import ServiceBackend
 
@@ -224,6 +225,8 @@ def install_excepthook() -> None:
 
 _open_boxes: list[QMessageBox] = []
 
+TRANSLATION_PREFIX = "gns3_copilot_"  # resources/translations/gns3_copilot_zh_CN.qm
+
 
 def install_translator(app: QApplication, language: str | None) -> QTranslator | None:
     """Load ``resources/translations/<locale>.qm`` for the chosen or the system language."""
@@ -232,7 +235,7 @@ def install_translator(app: QApplication, language: str | None) -> QTranslator |
         code = name.replace("-", "_")
         for candidate in (code, code.split("_")[0]):
             try:
-                path = resource_path("translations", f"{candidate}.qm")
+                path = resource_path("translations", f"{TRANSLATION_PREFIX}{candidate}.qm")
             except (FileNotFoundError, ValueError):
                 continue
             translator = QTranslator(app)
@@ -287,8 +290,13 @@ async def run_app(app: QApplication, options: AppOptions) -> int:
 
 
 async def _warm_up() -> None:
-    """Import the agent's heavy libraries once the window is up, off the UI thread."""
+    """Import the agent's heavy libraries once the window is up, off the UI thread.
+
+    Then exempt the ~170,000 long-lived objects they bring from the cyclic collector's scans: a
+    full pass over them stalled the UI ~100 ms in the middle of a streamed answer (bench ui).
+    """
     await asyncio.to_thread(importlib.import_module, "gns3_copilot_desktop.core.agent.service")
+    freeze_startup_heap()
 
 
 async def shutdown(handle: CopilotHandle) -> None:
@@ -308,6 +316,20 @@ async def _cancel_ui_tasks() -> None:
         await asyncio.wait(rest, timeout=SHUTDOWN_TIMEOUT_S)
 
 
+def keep_conversations_local(env: dict[str, str] | os._Environ[str]) -> list[str]:
+    """Turn off LangSmith tracing inherited from the environment; the names turned off.
+
+    With LANGSMITH_TRACING (or the older LANGCHAIN_TRACING_V2) set, LangChain would send every
+    conversation, tool output included, to a tracing service on the internet. Labs are often
+    offline and conversations hold lab details: the only endpoint we talk to is the chosen model.
+    """
+    names = ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGCHAIN_TRACING")
+    turned_off = [name for name in names if env.get(name, "").lower() not in ("", "false", "0")]
+    for name in names:
+        env[name] = "false"
+    return turned_off
+
+
 def _dispatch(module: str, argv: list[str]) -> int:
     """Run ``module.run(argv)`` when that optional module exists (GNS3 GUI, self-test)."""
     if importlib.util.find_spec(module) is None:
@@ -320,6 +342,7 @@ def _dispatch(module: str, argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """The ``gns3-copilot`` entry point."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    keep_conversations_local(os.environ)
     if "--gns3-gui" in args_list:
         return _dispatch("gns3_copilot_desktop.gns3_gui.launch", args_list)
     if "--self-test" in args_list:
