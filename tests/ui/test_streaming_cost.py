@@ -146,3 +146,28 @@ def test_a_long_open_code_block_costs_the_same_per_line(
     assert isinstance(code, message_view.CodeBlock)
     assert code.code.count("\n") == 2 * 25 * CODE_LINES - 1
     assert code.text_view.text() == code.code
+
+
+def test_the_app_freezes_its_start_up_heap_after_the_warm_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+    import gc
+
+    from gns3_copilot_desktop import app
+    from gns3_copilot_desktop.ui.heap import freeze_startup_heap
+
+    calls: list[int] = []
+    monkeypatch.setattr(app, "freeze_startup_heap", lambda: calls.append(1) or 1)
+    loop = asyncio.new_event_loop()  # its own loop: the global one stays as the suite set it
+    try:
+        loop.run_until_complete(app._warm_up())
+    finally:
+        loop.close()
+    assert calls == [1]  # the bench freezes its heap the same way (bench/bench_ui.py)
+    try:
+        assert freeze_startup_heap() > 10_000
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0

@@ -142,3 +142,20 @@ def test_without_the_translator_the_widgets_stay_english(qtbot: QtBot) -> None:
     composer = Composer()
     qtbot.addWidget(composer)
     assert composer.send_button.text() == "Send"
+
+
+@pytest.mark.parametrize(("language", "loaded"), [("zh_CN", True), ("zh-CN", True), ("en", False)])
+def test_the_app_installs_the_chosen_language(
+    qtbot: QtBot, qapp: QApplication, language: str, loaded: bool
+) -> None:
+    from gns3_copilot_desktop.app import install_translator
+
+    translator = install_translator(qapp, language)
+    try:
+        assert (translator is not None) is loaded
+        composer = Composer()
+        qtbot.addWidget(composer)
+        assert composer.send_button.text() == ("发送" if loaded else "Send")
+    finally:
+        if translator is not None:
+            qapp.removeTranslator(translator)
