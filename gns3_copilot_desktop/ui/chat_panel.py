@@ -7,6 +7,8 @@ toggle) to a wide window (sessions beside the conversation).
 
 from __future__ import annotations
 
+import asyncio
+
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
 from PyQt6.QtGui import QResizeEvent
 from PyQt6.QtWidgets import (
@@ -46,6 +48,7 @@ class ChatPanel(QWidget):
         self.controller = ChatController(backend, self)
         self.session_id: str | None = None
         self._awaiting_approval = False
+        self._queued_decisions: list[UserDecision] | None = None
         self._build()
         self._wire()
         self.apply_theme()
@@ -202,10 +205,21 @@ class ChatPanel(QWidget):
             self.controller.retry()
 
     def _decided(self, decisions: list[UserDecision]) -> None:
-        if self.session_id is not None and not self.controller.running:
-            self._awaiting_approval = False
-            self.composer.set_running(True)
-            self.controller.resume(self.session_id, decisions)
+        if self.session_id is None:
+            return
+        if self.controller.running:
+            # The paused turn's stream has not ended yet (it may still wait for the title):
+            # keep the decisions and resume as soon as it does, instead of dropping them.
+            self._queued_decisions = decisions
+            return
+        self._resume(decisions)
+
+    def _resume(self, decisions: list[UserDecision]) -> None:
+        assert self.session_id is not None
+        self._awaiting_approval = False
+        self._queued_decisions = None
+        self.composer.set_running(True)
+        self.controller.resume(self.session_id, decisions)
 
     def _started(self) -> None:
         self.composer.set_running(True)
@@ -243,3 +257,14 @@ class ChatPanel(QWidget):
         elif outcome == "stopped":
             self.announcer.announce(QCoreApplication.translate("ChatPanel", "Stopped."))
         spawn(self.sessions.refresh())
+        queued, self._queued_decisions = self._queued_decisions, None
+        if queued is not None and outcome == "done" and self._awaiting_approval:
+            spawn(self._resume_when_idle(queued), name="resume-queued-decisions")
+
+    async def _resume_when_idle(self, decisions: list[UserDecision]) -> None:
+        # `finished` is emitted from inside the stream's task: wait until that task has ended.
+        task = self.controller.task
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+        if not self.controller.running:
+            self._resume(decisions)

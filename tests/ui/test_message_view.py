@@ -120,3 +120,30 @@ def test_approval_flow_resumes_with_the_decisions(
     assert backend.decisions[0][0].tool_call_id == "c9"
     assert backend.decisions[0][0].action == "approve"
     assert card.state is ToolState.DONE
+
+
+def test_a_decision_made_before_the_paused_stream_ends_is_kept_and_resumed(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    """The agent may still send a title after the approval request: deciding then is not lost."""
+    request = ApprovalRequest(
+        tool_call_id="c7",
+        tool_name="create_node",
+        arguments={"name": "R7"},
+        summary="Create R7",
+        risk="change",
+    )
+    title_sent = asyncio.Event()
+    backend.add_turn(content("I will create R7."), approval(request), title_sent, done())
+    backend.add_turn(
+        tool_start("c7", "create_node"), tool_end("c7", "create_node", "created"), done()
+    )
+    panel.send("add a router")
+    qtbot.waitUntil(lambda: bool(panel.view.findChildren(ApprovalCard)))
+    assert panel.controller.running  # the first stream has not ended yet
+    panel.view.findChildren(ApprovalCard)[0].submit_button.click()
+    title_sent.set()
+    qtbot.waitUntil(lambda: backend.streams_closed == 2 and not panel.composer.running)
+    assert [d.tool_call_id for d in backend.decisions[0]] == ["c7"]
+    card = panel.view.card("c7")
+    assert card is not None and card.state is ToolState.DONE
