@@ -719,6 +719,12 @@ class MessageView(QScrollArea):
             self._cards[call_id] = card
             self._assistant().add_card(card)
         else:
+            if chunk.type == "tool_start" and chunk.content:
+                # the first tool_start carries the tool's summary; later ones its progress
+                if card.state is ToolState.RUNNING:
+                    card.set_progress(chunk.content)
+                else:
+                    card.set_summary(chunk.content)
             card.set_state(state)
         self._refresh_groups()
         return card

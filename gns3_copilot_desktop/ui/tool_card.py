@@ -195,6 +195,7 @@ class ToolCard(QFrame):
         self.arguments: dict[str, Any] = dict(arguments or {})
         self.summary = summary or summarize_arguments(self.arguments)
         self.output = ""
+        self.progress = ""
         self.truncated = False
         self.duration_ms: int | None = None
         self.state = state
@@ -242,9 +243,22 @@ class ToolCard(QFrame):
         row.addWidget(self.duration_label)
         layout.addLayout(row)
 
+    def set_summary(self, summary: str) -> None:
+        """The tool's own one-line summary (it arrives with tool_start, after the queued card)."""
+        self.summary = summary or summarize_arguments(self.arguments)
+        self._refresh_header()
+
+    def set_progress(self, text: str) -> None:
+        """What a running tool reports (e.g. "2 of 3 nodes started"), shown after the summary."""
+        self.progress = text
+        self._refresh_header()
+
     def _refresh_header(self) -> None:
-        self.title_label.setText(f"{self.tool_name} · {self.summary}")
-        self.title_label.setToolTip(f"{self.tool_name}\n{self.summary}")
+        progress = (
+            f" — {self.progress}" if self.progress and self.state is ToolState.RUNNING else ""
+        )
+        self.title_label.setText(f"{self.tool_name} · {self.summary}{progress}")
+        self.title_label.setToolTip(f"{self.tool_name}\n{self.summary}{progress}")
         self.state_label.setText(f"{self.state.icon} {self.state.label}")
         self.state_label.setObjectName(_STATE_STYLE.get(self.state, "stateMuted"))
         self.state_label.setStyleSheet("")  # re-polish after the objectName change

@@ -262,3 +262,37 @@ def test_an_unexpected_exception_keeps_the_panel_usable_and_reaches_the_exceptho
     banners = panel.view.widget().findChildren(ErrorBanner)  # type: ignore[union-attr]
     assert len(banners) == 1 and "unexpected" in banners[0].label.text()
     qtbot.waitUntil(lambda: "partial" in _visible_text(panel))
+
+
+def test_queued_card_takes_the_tool_summary_then_shows_progress(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    """The agent's order: tool_call (queued, no summary), tool_start (summary), progress."""
+    queued = ChatChunk.model_validate(
+        {
+            "type": "tool_call",
+            "tool_call": {"id": "c2", "function": {"name": "start_nodes", "arguments": "{}"}},
+        }
+    )
+    progress_gate, end_gate = asyncio.Event(), asyncio.Event()
+    backend.add_turn(
+        queued,
+        tool_start("c2", "start_nodes", "{}", "start PC1, PC2 and wait for started"),
+        progress_gate,
+        tool_start("c2", "start_nodes", "{}", "1 of 2 nodes started"),
+        end_gate,
+        tool_end("c2", "start_nodes", "2 nodes started", duration_ms=900),
+        done(),
+    )
+    _send(qtbot, panel, "start the PCs")
+    qtbot.waitUntil(lambda: panel.view.card("c2") is not None)
+    card = panel.view.card("c2")
+    assert card is not None
+    qtbot.waitUntil(lambda: card.state is ToolState.RUNNING)
+    assert "start PC1, PC2 and wait for started" in card.title_label.text()
+    progress_gate.set()
+    qtbot.waitUntil(lambda: "1 of 2 nodes started" in card.title_label.text())
+    assert "start PC1, PC2" in card.title_label.text()  # the summary stays
+    end_gate.set()
+    qtbot.waitUntil(lambda: card.state is ToolState.DONE)
+    assert "1 of 2" not in card.title_label.text()
