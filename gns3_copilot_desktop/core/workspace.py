@@ -10,7 +10,8 @@ Login: the password is only sent to the server; with "remember me" the JWT goes 
 expired or refused token raises `Gns3AuthError`, which the UI answers by opening the login again.
 
 With an external auth source (the GNS3 GUI's own connection) there is no login here: the token is
-read from it before every use, because the GUI re-authenticates on its own.
+read from it before every use, because the GUI re-authenticates on its own; when its URL changes
+(the GUI was pointed at another server) the client, services and projects follow it.
 
 LangChain and LangGraph are imported only when the first agent service or model is needed, so the
 window shows before those heavy imports happen.
@@ -182,7 +183,8 @@ class Workspace:
     def logged_in(self) -> bool:
         """True when there is a client with a token (it may still have expired)."""
         if self.external_auth is not None:
-            return bool(self.external_auth.token())
+            token = self.external_auth.token()
+            return bool(token) and not token_expired(token or "")
         return self._client is not None and bool(self._client.token)
 
     def saved_username(self, server_url: str | None = None) -> str:
@@ -215,6 +217,24 @@ class Workspace:
         if client.token and token_expired(client.token):
             raise Gns3AuthError(EXPIRED_TEXT, server=self.server_url, status_code=401)
         return client
+
+    async def follow_external_server(self) -> bool:
+        """With external auth: move to the server the GUI now uses; True when it changed.
+
+        The GNS3 GUI may be pointed at another controller: the client of the old one, its agent
+        services and its notification watcher are closed, the projects forgotten.
+        """
+        auth = self.external_auth
+        if auth is None or self._closed:
+            return False
+        url = normalize_server_url(auth.base_url())
+        current = self._client
+        if current is not None and normalize_server_url(current.base_url) == url:
+            return False
+        log.info("the GNS3 GUI uses %s now; the copilot follows it", url)
+        await self._switch_login(Gns3Client(url, token=auth.token()), None)
+        self.follower.pin(None)  # the GUI says which project is current (as at the start)
+        return True
 
     async def login(self, server_url: str, username: str, password: str, remember: bool) -> str:
         """Authenticate; remember the JWT in the keyring when asked. Returns the server URL.
@@ -327,6 +347,7 @@ class Workspace:
 
     async def list_projects(self) -> list[Project]:
         """The server's projects (the follower learns their status too)."""
+        await self.follow_external_server()
         projects = await self.check_login().list_projects()
         self.follower.update_projects(projects, preferred=self.settings.last_project_id)
         return projects
@@ -392,6 +413,7 @@ class Workspace:
         """The agent service of a project of the current server."""
         if self._closed:
             raise CopilotError("The copilot is closing.")
+        await self.follow_external_server()
         self.require_client()
         return await self.manager.get(project_id)
 
@@ -483,6 +505,7 @@ class Workspace:
         """What one turn needs: the client (fresh token), the model, limits and grants."""
         from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 
+        await self.follow_external_server()
         client = self.check_login()
         config, model = await self.chat_model()
         limits = AgentLimits(heartbeat_interval_s=self.settings.heartbeat_interval_s)

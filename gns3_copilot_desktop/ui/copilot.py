@@ -75,6 +75,8 @@ class CopilotHeader(QWidget):
         """Controller events received (the server sends some as soon as the stream is up)."""
         self._was_logged_in = workspace.logged_in
         self._watch_task: asyncio.Task[None] | None = None
+        self._external_check: asyncio.Task[None] | None = None
+        self._seen_server = workspace.server_url
         if self.external:
             # The GNS3 GUI says which project is current (set_project), from the first moment.
             workspace.follower.pin(None)
@@ -269,6 +271,10 @@ class CopilotHeader(QWidget):
     def _check_token(self) -> None:
         if self._closed:
             return
+        if self.external:
+            if self._external_check is None or self._external_check.done():
+                self._external_check = spawn(self.sync_external(), name="gns3-gui-login")
+            return
         logged_in = self.workspace.logged_in
         if logged_in != self._was_logged_in:
             # With external auth the GUI connects (or drops) on its own schedule.
@@ -279,6 +285,29 @@ class CopilotHeader(QWidget):
             return
         if self.workspace.token_expired():
             self.auth_failed()
+
+    async def sync_external(self) -> None:
+        """Follow the GNS3 GUI's login and server: it logs in, out or moves on its own schedule.
+
+        A token appearing (or a new server) runs the after-login path, so the header recovers
+        from "not logged in"; a token gone or expired shows "not logged in" again.
+        """
+        await self.workspace.follow_external_server()
+        switched = self.workspace.server_url != self._seen_server
+        logged_in = self.workspace.logged_in
+        if self._closed or (not switched and logged_in == self._was_logged_in):
+            return
+        self._seen_server = self.workspace.server_url
+        self._was_logged_in = logged_in
+        if logged_in:
+            self._show_message(None)
+            await self._after_login()
+            if self.backend.project_id is not None:  # its sessions could not load without login
+                await self._reload_panel()
+            return
+        self._show_account()
+        self.login_changed.emit(False)
+        await self.update_composer()
 
     def auth_failed(self, *, retry: bool = False) -> None:
         """The token expired or was refused: ask for the login again, keeping everything."""
@@ -355,7 +384,7 @@ class CopilotHeader(QWidget):
         if self._closed:
             return
         self._fill_projects()
-        if not self._driving:
+        if not self._driving and not self.external:  # the GNS3 GUI drives it (set_project)
             spawn(self._set_project(project_id), name="switch-project")
 
     async def set_project(self, project_id: str | None) -> None:
@@ -391,8 +420,11 @@ class CopilotHeader(QWidget):
         await self.update_composer()
         if project_id is not None:
             await self.workspace.remember_project(project_id)
+        await self._reload_panel()
+
+    async def _reload_panel(self) -> None:
         try:
-            await panel.start()
+            await self.panel.start()
         except CopilotError as exc:
             self._show_message(exc.user_message, error=True)
 
