@@ -91,7 +91,7 @@ class CopilotHandle:
         await self.header.set_project(project_id)
 
     async def aclose(self) -> None:
-        """Stop any answer, close the agent services and the GNS3 client (idempotent)."""
+        """Stop any answer; close the agent services, the client, a local server (idempotent)."""
         if self._closed:
             return
         self._closed = True
@@ -99,6 +99,7 @@ class CopilotHandle:
         self.dock.panel.stop()
         await _cancel_ui_tasks()
         await self.workspace.aclose()
+        await self.header.stop_local_server()
 
 
 def paths_for(options: AppOptions) -> AppPaths:
@@ -303,6 +304,8 @@ async def shutdown(handle: CopilotHandle) -> None:
     """Close the services (with a time limit), then cancel whatever the widgets still run."""
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(handle.aclose(), SHUTDOWN_TIMEOUT_S)
+    # Outside the time limit: a gns3server started from the login must not outlive the app.
+    await handle.header.stop_local_server()
     await _cancel_ui_tasks()
 
 

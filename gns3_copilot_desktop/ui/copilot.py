@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
 
 from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication
@@ -32,6 +35,7 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError
 from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
 from gns3_copilot_desktop.core.settings import LlmProfile
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
@@ -45,6 +49,8 @@ log = logging.getLogger(__name__)
 
 TOKEN_CHECK_MS = 2_000
 AUTH_ERROR_KIND = Gns3AuthError.__name__
+EXPLICIT_MODEL_ID = "command-line"
+"""The model picker's entry for the model given on the command line (not a profile id)."""
 
 
 class CopilotHeader(QWidget):
@@ -234,6 +240,7 @@ class CopilotHeader(QWidget):
             server_url=self.workspace.server_url,
             username=self.workspace.username or self.workspace.saved_username(),
             reason=reason,
+            start_local_server=lambda: self.start_local_server(dialog.request().server_url),
             parent=self.window(),
         )
         dialog.logged_in.connect(lambda _result: spawn(self._logged_in(), name="after-login"))
@@ -247,6 +254,23 @@ class CopilotHeader(QWidget):
             request.server_url, request.username, request.password, request.remember
         )
         return LoginResult(server_url=url, username=request.username)
+
+    local_server: LocalServer | None = None
+    """The ``gns3server`` started from the login dialog; the app stops it when it closes."""
+
+    async def start_local_server(self, url: str) -> None:
+        """Start a local GNS3 server at `url` (loopback only), as the login dialog offers."""
+        current = self.local_server
+        if current is not None and current.running:
+            await current.stop()
+        self.local_server = await start_local_server(url, log_dir=self.workspace.paths.log_dir)
+
+    async def stop_local_server(self) -> None:
+        """Stop the local server started here, if any (by its PID)."""
+        server = self.local_server
+        if server is not None:
+            await server.stop()
+            self.local_server = None
 
     async def _logged_in(self) -> None:
         self._show_message(None)
@@ -458,6 +482,11 @@ class CopilotHeader(QWidget):
 
     def _fill_models(self) -> None:
         settings = self.workspace.settings
+        explicit = self.workspace.explicit_llm
+        if explicit and not settings.llm_profiles:
+            # Only a command-line model (--model-base-url): it answers, so the picker shows it.
+            self.panel.composer.set_models([(EXPLICIT_MODEL_ID, _explicit_label(explicit))])
+            return
         models = [(p.id, p.name or p.model) for p in settings.llm_profiles]
         active = self.workspace.active_profile()
         self.panel.composer.set_models(models, active.id if active else None)
@@ -557,6 +586,16 @@ class CopilotHeader(QWidget):
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
         self.message_label.setStyleSheet(f"color: {color};")
+
+
+def _explicit_label(explicit: Mapping[str, Any]) -> str:
+    """``model @ host:port (command line)`` for the picker."""
+    name = str(explicit.get("model") or "?")
+    base_url = explicit.get("base_url")
+    where = urlsplit(str(base_url)).netloc if base_url else ""
+    if where:
+        name = f"{name} @ {where}"
+    return QCoreApplication.translate("CopilotHeader", "{model} (command line)").format(model=name)
 
 
 async def _list_ollama_models(host: str | None) -> list[str]:

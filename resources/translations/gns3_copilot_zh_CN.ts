@@ -360,6 +360,11 @@
         <translation>{user} @ {server}</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="520" />
+        <source>{model} (command line)</source>
+        <translation>{model}（命令行）</translation>
+    </message>
+    <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="512" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>

@@ -1,0 +1,62 @@
+"""The model picker with only a command-line model (``--model-base-url``) and no saved profile:
+it shows that model, and the composer is enabled for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.core.settings import normalize_server_url
+from tests.helpers.copilot_app import CopilotApp
+from tests.helpers.gns3_server import Gns3Server
+from tests.helpers.keyring_backends import MemoryKeyring
+from tests.helpers.scripted_openai import ScriptedOpenAIServer
+
+pytestmark = pytest.mark.gns3
+
+WAIT_MS = 15_000
+
+
+def test_the_command_line_model_is_the_pickers_entry_and_enables_the_composer(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    scripted_openai: ScriptedOpenAIServer,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    # a remembered login, but no LLM profile at all
+    url = normalize_server_url(gns3_server.base_url)
+    config = tmp_path / "home" / "config"
+    config.mkdir(parents=True)
+    settings = {"servers": [{"url": url, "username": gns3_server.username}], "current_server": url}
+    (config / "settings.json").write_text(json.dumps(settings))
+    app_keyring.items[(f"gns3-copilot:gns3-jwt:{url}", gns3_server.username)] = gns3_token
+
+    app = copilot_app()
+    assert app.header.workspace.settings.llm_profiles == []
+    combo = app.panel.composer.model_combo
+    where = urlsplit(scripted_openai.base_url).netloc
+    qtbot.waitUntil(lambda: combo.count() == 1, timeout=WAIT_MS)
+    assert combo.currentText() == f"gpt-4o-mini @ {where} (command line)"
+    assert combo.isEnabled()
+
+    project_id = e2e_project["project_id"]
+    header = app.header
+    qtbot.waitUntil(lambda: header.project_combo.findData(project_id) >= 0, timeout=WAIT_MS)
+    header.project_combo.setCurrentIndex(header.project_combo.findData(project_id))
+    header.project_combo.activated.emit(header.project_combo.currentIndex())
+    qtbot.waitUntil(lambda: header.backend.project_id == project_id, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
+    assert app.panel.composer.edit.isEnabled()
+
+    assert combo.currentText().endswith("(command line)")  # still after the login
