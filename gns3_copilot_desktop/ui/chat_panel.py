@@ -36,6 +36,19 @@ from gns3_copilot_desktop.ui.theme import style_sheet
 WIDE_PX = 700
 
 
+def _host_styled(widget: QWidget) -> bool:
+    """True when the application or an ancestor of `widget` has a style sheet."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and app.styleSheet():
+        return True
+    parent = widget.parentWidget()
+    while parent is not None:
+        if parent.styleSheet():
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
 class ChatPanel(QWidget):
     """Sessions + conversation + composer for one project's backend."""
 
@@ -131,8 +144,12 @@ class ChatPanel(QWidget):
         self.compact_toggle.toggled.connect(self.view.set_compact)
 
     def apply_theme(self) -> None:
-        """Re-derive the tints from the current palette (call after the OS theme changed)."""
-        self.setStyleSheet(style_sheet(QApplication.palette()))
+        """Re-derive the tints from the current palette (call after the OS theme changed).
+
+        Inside a host with its own style sheet (the GNS3 GUI) the conversation is isolated
+        from it, or its rules would paint over the bubbles and cards.
+        """
+        self.setStyleSheet(style_sheet(QApplication.palette(), isolate=_host_styled(self)))
 
     def resizeEvent(self, event: QResizeEvent | None) -> None:
         """Wide: sessions beside the chat by default; narrow: behind the toggle."""

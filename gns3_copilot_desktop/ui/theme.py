@@ -61,9 +61,50 @@ def colors(palette: QPalette) -> ThemeColors:
     )
 
 
-def style_sheet(palette: QPalette) -> str:
-    """The chat widgets' style sheet (selectors by objectName only, nothing global)."""
+def style_sheet(palette: QPalette, *, isolate: bool = False) -> str:
+    """The chat widgets' style sheet (selectors by objectName only, nothing global).
+
+    ``isolate``: a host application's style sheet (the GNS3 GUI's, e.g. ``QWidget {
+    background-color: #535353 }``) reaches into the panel; then the conversation is drawn on the
+    palette's own colours, and every rule is scoped under ``#chatPanel`` so it outranks the
+    host's rules and the conversation's reset.
+    """
     c = colors(palette)
+    rules = _tint_rules(c)
+    if not isolate:
+        return rules
+    return _conversation_reset(palette, c) + _scoped(rules, "#chatPanel")
+
+
+def _conversation_reset(palette: QPalette, c: ThemeColors) -> str:
+    """The conversation's widgets back on the palette: no inherited backgrounds or text colours."""
+    role = QPalette.ColorRole
+    base, text = palette.color(role.Base).name(), palette.color(role.Text).name()
+    button, button_text = palette.color(role.Button).name(), palette.color(role.ButtonText).name()
+    return f"""
+#conversation {{ background: {base}; color: {text}; }}
+#conversation QWidget {{ background: transparent; color: {text}; }}
+#conversation QPushButton, #conversation QToolButton {{ background: {button};
+    color: {button_text}; border: 1px solid {c.border}; border-radius: 4px; padding: 2px 8px; }}
+#conversation QLineEdit, #conversation QPlainTextEdit, #conversation QTextEdit {{
+    background: {base}; color: {text}; border: 1px solid {c.border}; }}
+"""
+
+
+def _scoped(rules: str, scope: str) -> str:
+    """Every selector of `rules` prefixed by `scope` (one more id: it wins on specificity)."""
+    out = []
+    for rule in rules.split("}"):
+        if "{" not in rule:
+            out.append(rule)
+            continue
+        selectors, body = rule.split("{", 1)
+        scoped = ", ".join(f"{scope} {sel.strip()}" for sel in selectors.split(","))
+        out.append(f"\n{scoped} {{{body}")
+    return "}".join(out)
+
+
+def _tint_rules(c: ThemeColors) -> str:
     return f"""
 #userBubble {{ background: {c.user_bubble}; border-radius: 8px; }}
 #toolCard, #approvalCard, #errorBanner, #toolGroup {{
