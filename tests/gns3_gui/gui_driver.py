@@ -29,8 +29,10 @@ from PyQt6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog
 from gns3_copilot_desktop.app import AppOptions
 from gns3_copilot_desktop.gns3_gui.launch import GuiControllerAuth, GuiSession, run_gui
 from gns3_copilot_desktop.selftest import visible_answer
+from gns3_copilot_desktop.ui.message_view import UserBubble
 
 ORIGINAL_MESSAGE_BOX = QMessageBox
+HOST_GREY = "#535353"  # the background of every widget under GNS3's charcoal style sheet
 POLL_S = 0.05
 
 
@@ -142,8 +144,10 @@ async def _chat(session: GuiSession, message: str, report: Reporter) -> None:
             lambda: visible_answer(panel.view).strip() == streamed.strip(), 10, "the answer shown"
         )
     await panel.sessions.refresh()
+    bubbles = [w for w in panel.view.message_widgets() if isinstance(w, UserBubble)]
     report(
         "turn",
+        bubble_host_grey=[_share_of(w, HOST_GREY) for w in bubbles],
         outcome=outcome,
         streamed=streamed,
         pieces=len(pieces),
@@ -152,6 +156,18 @@ async def _chat(session: GuiSession, message: str, report: Reporter) -> None:
         session_id=panel.session_id,
         sessions=[e.session_id for e in panel.sessions.entries],
     )
+
+
+def _share_of(widget: Any, colour: str) -> float:
+    """The share of the widget's pixels of `colour` (GNS3's style sheet painting through)."""
+    from PyQt6.QtGui import QColor, QImage
+
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    wanted = QColor(colour).rgb()
+    hits = sum(
+        image.pixel(x, y) == wanted for y in range(image.height()) for x in range(image.width())
+    )
+    return hits / max(image.width() * image.height(), 1)
 
 
 async def _screenshot(session: GuiSession, path: Path, report: Reporter) -> None:

@@ -216,6 +216,8 @@ async def test_the_dock_follows_the_gui_project_and_streams_a_turn(
     assert turn["outcome"] == "done" and turn["errors"] == [], context
     assert turn["streamed"] == ANSWER and turn["pieces"] > 1
     assert turn["shown"] == ANSWER
+    # GNS3's style sheet does not paint its grey into the user's bubble (it did, like a field).
+    assert turn["bubble_host_grey"] == [0.0], context
     assert turn["session_id"] in turn["sessions"]
     # The second project has its own (empty) sessions: the dock switched its backend.
     assert turn["session_id"] not in followed[1]["sessions"]
