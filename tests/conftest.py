@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
+import sys
+import threading
 
 import pytest
 
@@ -52,3 +55,31 @@ class _ErrorCollector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+
+EXIT_GRACE_S = 60.0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Guarantee the test process ends once pytest is done.
+
+    Twice in development a run finished its tests and then never exited: the interpreter waits
+    for non-daemon threads (an executor thread stuck in a D-Bus or socket call, for instance).
+    A CI run must not hang on that: after a grace period a daemon watchdog prints every thread's
+    stack, so the cause can be found, and exits with pytest's own status.
+    """
+    done = threading.Event()
+
+    def watchdog() -> None:
+        if done.wait(EXIT_GRACE_S):
+            return
+        sys.stderr.write(
+            f"\ntest process still alive {EXIT_GRACE_S:.0f} s after pytest finished; "
+            "threads that kept it alive:\n"
+        )
+        faulthandler.dump_traceback(all_threads=True)
+        sys.stderr.flush()
+        os._exit(int(exitstatus))
+
+    threading.Thread(target=watchdog, name="exit-watchdog", daemon=True).start()
