@@ -83,3 +83,28 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         os._exit(int(exitstatus))
 
     threading.Thread(target=watchdog, name="exit-watchdog", daemon=True).start()
+
+
+_LEAKED_DB_THREADS: list[str] = []
+
+
+def _db_worker_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if "_connection_worker_thread" in t.name}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> object:
+    """Name the tests that leave an aiosqlite connection open (its thread keeps the process up)."""
+    before = _db_worker_threads()
+    yield
+    leaked = [t for t in _db_worker_threads() - before if t.is_alive()]
+    if leaked:
+        _LEAKED_DB_THREADS.append(f"{item.nodeid}: {len(leaked)} connection(s)")
+    return None
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _LEAKED_DB_THREADS:
+        terminalreporter.write_sep("-", "aiosqlite connections left open (not closed by the test)")
+        for line in _LEAKED_DB_THREADS:
+            terminalreporter.write_line(line)
