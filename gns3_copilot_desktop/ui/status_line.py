@@ -7,6 +7,7 @@ import time
 from PyQt6.QtCore import QCoreApplication, QTimer
 from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QWidget
 
+from gns3_copilot_desktop.core.agent.pricing import estimate_cost
 from gns3_copilot_desktop.core.protocol import TokenUsage
 
 
@@ -35,6 +36,11 @@ class StatusLine(QWidget):
         self.tokens_label.setObjectName("muted")
         self.tokens_label.setAccessibleName(QCoreApplication.translate("StatusLine", "Token usage"))
         self.tokens_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.cost_label = QLabel(self)
+        self.cost_label.setObjectName("muted")
+        self.cost_label.setAccessibleName(
+            QCoreApplication.translate("StatusLine", "Estimated cost")
+        )
         self.context_meter = QProgressBar(self)
         self.context_meter.setAccessibleName(
             QCoreApplication.translate("StatusLine", "Context used")
@@ -44,10 +50,12 @@ class StatusLine(QWidget):
         self.context_meter.setTextVisible(True)
         layout.addWidget(self.working_label)
         layout.addWidget(self.tokens_label, 1)
+        layout.addWidget(self.cost_label)
         layout.addWidget(self.context_meter)
         self.usage = TokenUsage()
         self.context_tokens: int | None = None
         self.context_window: int | None = None
+        self.model_name = ""
         self._started: float | None = None
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
@@ -77,6 +85,16 @@ class StatusLine(QWidget):
             self.context_window = context_window
         self._refresh_usage()
 
+    def set_model(self, name: str) -> None:
+        """The model answering the chat, to price the session's tokens (unknown: a dash)."""
+        self.model_name = name
+        self._refresh_usage()
+
+    @property
+    def cost_text(self) -> str:
+        """The cost label's text: ``$0.0123`` or ``—``."""
+        return self.cost_label.text()
+
     def reset(self) -> None:
         """A new or other session."""
         self.usage = TokenUsage()
@@ -97,6 +115,7 @@ class StatusLine(QWidget):
         detail = detail.replace("%2", f"{u.output_tokens:,}")
         self.tokens_label.setToolTip(detail)
         self.tokens_label.setAccessibleDescription(detail)
+        self._refresh_cost()
         used, window = self.context_tokens, self.context_window
         if window:
             self.context_meter.setRange(0, window)
@@ -113,6 +132,16 @@ class StatusLine(QWidget):
             ).replace("%1", meter)
         )
         self.context_meter.setAccessibleDescription(meter)
+
+    def _refresh_cost(self) -> None:
+        u = self.usage
+        cost = estimate_cost(self.model_name, u.input_tokens, u.output_tokens)
+        self.cost_label.setText("—" if cost is None else f"${cost:.4f}")
+        self.cost_label.setToolTip(
+            QCoreApplication.translate("StatusLine", "Cost not known for this model")
+            if cost is None
+            else QCoreApplication.translate("StatusLine", "Estimated cost of the session (USD)")
+        )
 
     # --- working ----------------------------------------------------------------------------
 

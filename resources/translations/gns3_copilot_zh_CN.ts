@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="215" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="219" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -122,66 +122,66 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="79" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="82" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="169" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="157" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="84" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="85" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="245" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="252" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="263" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="241" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="272" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="244" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="275" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -248,126 +248,126 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="101" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="105" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="106" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="109" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="121" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="148" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="341" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="347" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="326" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="379" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="441" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="510" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="513" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="517" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="559" />
         <source>{model} answered and accepts tools.</source>
         <translation>{model} 已响应，并支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="506" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="520" />
-        <source>{model} (command line)</source>
-        <translation>{model}（命令行）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="602" />
+        <source>{model} (command line)</source>
+        <translation>{model}（命令行）</translation>
     </message>
 </context><context>
     <name>LoginDialog</name>
@@ -858,37 +858,52 @@
 </context><context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="33" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="34" />
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="36" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="37" />
         <source>Token usage</source>
         <translation>Token 用量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="42" />
+        <source>Estimated cost</source>
+        <translation>预估费用</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="46" />
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="108" />
         <source>%1 tokens</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="112" />
         <source>Session: %1 input and %2 output tokens</source>
         <translation>本会话：输入 %1 token，输出 %2 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="130" />
         <source>Context used by the next request: %1</source>
         <translation>下一次请求占用的上下文：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="141" />
+        <source>Cost not known for this model</source>
+        <translation>此模型的费用未知</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="143" />
+        <source>Estimated cost of the session (USD)</source>
+        <translation>本会话的预估费用（美元）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="176" />
         <source>working · %1 s</source>
         <translation>处理中 · %1 秒</translation>
     </message>
@@ -935,7 +950,7 @@
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="285" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="102" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
@@ -960,61 +975,61 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="231" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="234" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="267" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="258" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="272" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="335" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="346" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="340" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="354" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="352" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="357" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="359" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="380" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="434" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>
