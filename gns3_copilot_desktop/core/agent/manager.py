@@ -82,6 +82,11 @@ class ProjectAgentManager:
             service = self._services.get(project_id)
             if service is None:
                 service = await self._factory(project_id)
+                if self._closed:
+                    # closed while the DB was being opened: nobody would ever close this one,
+                    # and its aiosqlite thread would keep the process alive at exit
+                    await service.close()
+                    raise RuntimeError("the agent manager is closed")
                 self._services[project_id] = service
             return service
 

@@ -66,6 +66,29 @@ async def test_services_are_created_once_and_all_closed_on_exit(tmp_path: Path) 
         await manager.get("p1")
 
 
+async def test_a_service_opened_while_the_manager_closes_is_closed_too(tmp_path: Path) -> None:
+    """Found by the leak check of tests/conftest.py: its DB thread kept the process alive."""
+    entered, release = asyncio.Event(), asyncio.Event()
+    opened: list[AgentService] = []
+
+    async def slow_factory(project_id: str) -> AgentService:
+        entered.set()
+        await release.wait()
+        service = await AgentService.open(tmp_path / f"{project_id}.db", project_id=project_id)
+        opened.append(service)
+        return service
+
+    manager = ProjectAgentManager(slow_factory)
+    getting = asyncio.ensure_future(manager.get("p1"))
+    await asyncio.wait_for(entered.wait(), timeout=5)
+    await manager.close()
+    release.set()
+    with pytest.raises(RuntimeError):
+        await getting
+    assert len(opened) == 1 and opened[0].closed
+    assert manager.project_ids == []
+
+
 @pytest.mark.gns3
 async def test_closing_or_deleting_a_project_on_the_server_closes_its_service(
     gns3_client: Gns3Client, tmp_path: Path
