@@ -111,3 +111,7 @@ class ChatBackend(Protocol):
     async def search_sessions(self, query: str) -> list[SessionEntry]:
         """Sessions whose title or messages match `query` (hits carry a snippet)."""
         ...
+
+    async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
+        """The whole session with its tool calls, as Markdown or JSON text."""
+        ...

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from PyQt6.QtCore import QCoreApplication
 
@@ -147,6 +147,16 @@ class ServiceBackend:
         """Delete a session with its history and checkpoints."""
         _, service = await self._service()
         await service.delete_session(session_id)
+
+    async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
+        """The whole session from the project's store, as Markdown or JSON text."""
+        from gns3_copilot_desktop.core.sessions.export import export_json, export_markdown
+
+        _, service = await self._service()
+        info = await service.store.get_session(session_id)
+        messages = await service.store.read_transcript(session_id)
+        render = export_markdown if fmt == "markdown" else export_json
+        return render(info, messages)
 
     async def search_sessions(self, query: str) -> list[SessionEntry]:
         """Sessions whose title or messages match; each hit carries a plain-text snippet."""

@@ -7,11 +7,15 @@ for confirmation. All backend calls are awaited on the qasync loop; the list nev
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLineEdit,
@@ -24,6 +28,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry
 from gns3_copilot_desktop.ui.qt_async import spawn
 
@@ -100,10 +105,20 @@ class SessionsPanel(QWidget):
             QCoreApplication.translate("SessionsPanel", "Delete session"),
             self.delete_selected,
         )
-        for button in (self.new_button, self.rename_button, self.pin_button, self.delete_button):
+        self.export_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Export…"),
+            QCoreApplication.translate("SessionsPanel", "Export session"),
+            self.export_selected,
+        )
+        # Two short rows keep the panel as narrow as it was with four buttons in one.
+        more = QHBoxLayout()
+        for button in (self.new_button, self.rename_button, self.pin_button):
             row.addWidget(button)
-        row.addStretch(1)
-        layout.addLayout(row)
+        for button in (self.export_button, self.delete_button):
+            more.addWidget(button)
+        for line in (row, more):
+            line.addStretch(1)
+            layout.addLayout(line)
         self.list = QListWidget(self)
         self.list.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Sessions"))
         self.list.setWordWrap(True)
@@ -120,6 +135,10 @@ class SessionsPanel(QWidget):
         self._search_timer.timeout.connect(lambda: spawn(self.refresh()))
         self.search_edit.textChanged.connect(lambda _t: self._search_timer.start())
         self._update_buttons()
+
+    def _session_buttons(self) -> tuple[QToolButton, ...]:
+        """The buttons that act on the selected session."""
+        return (self.rename_button, self.pin_button, self.export_button, self.delete_button)
 
     def _button(self, text: str, name: str, slot: Callable[..., object]) -> QToolButton:
         button = QToolButton(self)
@@ -194,7 +213,7 @@ class SessionsPanel(QWidget):
 
     def _update_buttons(self) -> None:
         has = self.list.currentItem() is not None
-        for button in (self.rename_button, self.pin_button, self.delete_button):
+        for button in self._session_buttons():
             button.setEnabled(has)
         entry = self.selected_entry()
         self.pin_button.setText(
@@ -262,6 +281,34 @@ class SessionsPanel(QWidget):
         if answer == QMessageBox.StandardButton.Yes:
             spawn(self._delete(entry.session_id))
 
+    def export_selected(self, *_: object) -> None:
+        """Ask for a file and write the selected session to it as Markdown or JSON."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        markdown = QCoreApplication.translate("SessionsPanel", "Markdown (*.md)")
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Export session"),
+            _file_name(entry.title),
+            ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
+        )
+        if path:
+            spawn(self._export(entry.session_id, Path(path), _export_format(path, chosen)))
+
+    async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
+        text = await self._backend.export_session(session_id, fmt)
+        if not path.suffix:
+            path = path.with_suffix(".json" if fmt == "json" else ".md")
+        try:
+            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+        except OSError as exc:
+            raise CopilotError(
+                QCoreApplication.translate("SessionsPanel", "Could not write %1: %2")
+                .replace("%1", str(path))
+                .replace("%2", exc.strerror or str(exc))
+            ) from exc
+
     async def _delete(self, session_id: str) -> None:
         await self._backend.delete_session(session_id)
         if session_id == self._current:
@@ -272,3 +319,17 @@ class SessionsPanel(QWidget):
     async def _run(self, action: Awaitable[None]) -> None:
         await action
         await self.refresh()
+
+
+def _file_name(title: str) -> str:
+    """A file name suggested from the session's title."""
+    safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
+    return safe or "session"
+
+
+def _export_format(path: str, chosen_filter: str) -> Literal["markdown", "json"]:
+    """The file's suffix decides; without a known one, the chosen filter does."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".md", ".json"):
+        return "json" if suffix == ".json" else "markdown"
+    return "json" if "*.json" in chosen_filter else "markdown"

@@ -539,113 +539,139 @@
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="46" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="43" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="48" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="52" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="57" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="79" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="82" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="89" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="94" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="232" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="251" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="203" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="99" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="253" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="105" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="109" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="110" />
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="123" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="257" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="276" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="183" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="220" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="252" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="273" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
+        <source>Markdown (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="294" />
+        <source>JSON (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>

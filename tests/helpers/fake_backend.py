@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
-from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, TokenUsage
+from gns3_copilot_desktop.core.protocol import (
+    ApprovalRequest,
+    ChatChunk,
+    FunctionCall,
+    TokenUsage,
+    ToolCall,
+)
+from gns3_copilot_desktop.core.sessions.export import export_json, export_markdown
+from gns3_copilot_desktop.core.sessions.models import SessionInfo, TranscriptMessage
 from gns3_copilot_desktop.ui.backend import (
     AssistantTurn,
     HistoryItem,
@@ -205,6 +215,37 @@ class ScriptedBackend:
                     )
                 )
         return hits
+
+    async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
+        """The in-memory history rendered by the real exporter."""
+        entry = self.sessions[session_id]
+        info = SessionInfo(
+            id=session_id,
+            title=entry.title or None,
+            created_at=entry.updated_at,
+            updated_at=entry.updated_at,
+            pinned=entry.pinned,
+        )
+        messages = [m for item in self.histories.get(session_id, []) for m in _transcript(item)]
+        return (export_markdown if fmt == "markdown" else export_json)(info, messages)
+
+
+def _transcript(item: HistoryItem) -> list[TranscriptMessage]:
+    """One history item as OpenAI-shaped transcript messages."""
+    if isinstance(item, UserTurn):
+        return [TranscriptMessage(role="user", content=item.text)]
+    if isinstance(item, AssistantTurn):
+        return [TranscriptMessage(role="assistant", content=item.text)]
+    call = ToolCall(
+        id=item.tool_call_id,
+        function=FunctionCall(name=item.tool_name, arguments=json.dumps(item.arguments)),
+    )
+    return [
+        TranscriptMessage(role="assistant", tool_calls=[call]),
+        TranscriptMessage(
+            role="tool", name=item.tool_name, tool_call_id=item.tool_call_id, content=item.output
+        ),
+    ]
 
 
 def long_history(messages: int, tool_cards: int) -> list[HistoryItem]:
