@@ -16,49 +16,31 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
-from gns3_copilot_desktop.core.gns3 import Gns3Client
-from gns3_copilot_desktop.core.gns3.models import LinkEnd
-from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, two_linked_pcs
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.gns3, pytest.mark.slow]
 
 
 async def test_configure_and_ping_between_linked_vpcs_nodes(gns3_vpcs_lab: Gns3VpcsLab) -> None:
-    async with Gns3Client(gns3_vpcs_lab.base_url) as client:
-        token = await client.authenticate(gns3_vpcs_lab.username, gns3_vpcs_lab.password)
-        client.token = token.access_token
-        project = await client.create_project("vpcs-console-lab")
-        pid = project.project_id
-        try:
-            pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
-            pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
-            await client.create_link(
-                pid,
-                LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
-                LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
-            )
-            for node in (pc1, pc2):
-                await client.start_node(pid, node.node_id)
-            nodes = [await client.get_node(pid, n.node_id) for n in (pc1, pc2)]
-            targets = [target_for_node(n, gns3_vpcs_lab.base_url) for n in nodes]
-            assert all(t.kind is DeviceKind.VPCS for t in targets)
-            options = ConsoleOptions(connect_timeout=5, login_timeout=5, command_timeout=15)
-            configured = await run_on_devices(
-                [
-                    DeviceJob(targets[0], ("show ip",), ("ip 192.0.2.1/24",)),
-                    DeviceJob(targets[1], ("show ip",), ("ip 192.0.2.2/24",)),
-                ],
-                options,
-            )
-            assert [o.error for o in configured] == [None, None], gns3_vpcs_lab.log_text()
-            shown = [o.results[0].output for o in configured]
-            assert "192.0.2.1/24" in shown[0] and "192.0.2.2/24" in shown[1], shown
-            # Three tries: on a loaded machine the first echo can be lost while ARP resolves.
-            [ping] = await run_on_devices(
-                [DeviceJob(targets[1], ("ping 192.0.2.1 -c 3",))], options
-            )
-            assert ping.error is None, ping.error
-            replies = ping.results[0].output.count("ttl=")
-            assert replies >= 1, f"{ping.results[0].output}\n{gns3_vpcs_lab.log_text()}"
-        finally:
-            await client.delete_project(pid)
+    async with two_linked_pcs(gns3_vpcs_lab, "vpcs-console-lab") as (client, pid, pc1, pc2):
+        for node in (pc1, pc2):
+            await client.start_node(pid, node.node_id)
+        nodes = [await client.get_node(pid, n.node_id) for n in (pc1, pc2)]
+        targets = [target_for_node(n, gns3_vpcs_lab.base_url) for n in nodes]
+        assert all(t.kind is DeviceKind.VPCS for t in targets)
+        options = ConsoleOptions(connect_timeout=5, login_timeout=5, command_timeout=15)
+        configured = await run_on_devices(
+            [
+                DeviceJob(targets[0], ("show ip",), ("ip 192.0.2.1/24",)),
+                DeviceJob(targets[1], ("show ip",), ("ip 192.0.2.2/24",)),
+            ],
+            options,
+        )
+        assert [o.error for o in configured] == [None, None], gns3_vpcs_lab.log_text()
+        shown = [o.results[0].output for o in configured]
+        assert "192.0.2.1/24" in shown[0] and "192.0.2.2/24" in shown[1], shown
+        # Three tries: on a loaded machine the first echo can be lost while ARP resolves.
+        [ping] = await run_on_devices([DeviceJob(targets[1], ("ping 192.0.2.1 -c 3",))], options)
+        assert ping.error is None, ping.error
+        replies = ping.results[0].output.count("ttl=")
+        assert replies >= 1, f"{ping.results[0].output}\n{gns3_vpcs_lab.log_text()}"

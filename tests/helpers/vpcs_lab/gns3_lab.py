@@ -20,12 +20,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import LinkEnd, Node
 from tests.helpers.gns3_server import (
     PASSWORD,
     USERNAME,
@@ -160,3 +162,26 @@ def gns3_vpcs_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gns3Vpcs
         yield lab
     finally:
         stop_lab(process)
+
+
+@contextlib.asynccontextmanager
+async def two_linked_pcs(
+    lab: Gns3VpcsLab, project_name: str
+) -> AsyncIterator[tuple[Gns3Client, str, Node, Node]]:
+    """A logged-in client and a fresh project with VPCS nodes PC1 and PC2 linked; deleted after."""
+    async with Gns3Client(lab.base_url) as client:
+        token = await client.authenticate(lab.username, lab.password)
+        client.token = token.access_token
+        project = await client.create_project(project_name)
+        pid = project.project_id
+        try:
+            pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
+            pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
+            await client.create_link(
+                pid,
+                LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
+                LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
+            )
+            yield client, pid, pc1, pc2
+        finally:
+            await client.delete_project(pid)

@@ -16,12 +16,11 @@ import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.gns3 import Gns3Client
-from gns3_copilot_desktop.core.gns3.models import LinkEnd
 from tests.helpers.agent import ServiceFactory
 from tests.helpers.gns3_server import find_dynamips
 from tests.helpers.network_copilot import Copilot, call, open_copilot
 from tests.helpers.scripted_openai import ScriptedOpenAIServer
-from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, two_linked_pcs
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
 
@@ -34,23 +33,9 @@ async def vpcs_copilot(
     scripted_openai: ScriptedOpenAIServer,
     make_service: ServiceFactory,
 ) -> AsyncIterator[Copilot]:
-    async with Gns3Client(gns3_vpcs_lab.base_url) as client:
-        token = await client.authenticate(gns3_vpcs_lab.username, gns3_vpcs_lab.password)
-        client.token = token.access_token
-        project = await client.create_project("device-tools")
-        pid = project.project_id
-        try:
-            pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
-            pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
-            await client.create_link(
-                pid,
-                LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
-                LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
-            )
-            access = DeviceAccess(refused_patterns=lambda: USER_REFUSED)
-            yield await open_copilot(make_service, scripted_openai, client, pid, access=access)
-        finally:
-            await client.delete_project(pid)
+    async with two_linked_pcs(gns3_vpcs_lab, "device-tools") as (client, pid, _pc1, _pc2):
+        access = DeviceAccess(refused_patterns=lambda: USER_REFUSED)
+        yield await open_copilot(make_service, scripted_openai, client, pid, access=access)
 
 
 async def _status(cp: Copilot) -> dict[str, str]:
