@@ -85,6 +85,15 @@ class ModelProviderError(CopilotError):
         self.kind = kind
 
 
+class ServicesClosedError(CopilotError):
+    """The agent services were closed under a running request: the user logged out, switched
+    server or is closing the copilot. Whatever asked has no one left to answer; the UI ends such
+    a request quietly."""
+
+    def __init__(self, user_message: str = "The copilot's conversations were closed.") -> None:
+        super().__init__(user_message)
+
+
 class SessionStoreError(CopilotError):
     """The per-project session database failed (corrupt, locked for too long, disk full)."""
 

@@ -32,6 +32,7 @@ from gns3_copilot_desktop.core.errors import (
     Gns3ConnectionError,
     Gns3NotFoundError,
     ModelConfigError,
+    ServicesClosedError,
 )
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification, Project, token_expired
@@ -412,7 +413,7 @@ class Workspace:
     async def service(self, project_id: str) -> AgentService:
         """The agent service of a project of the current server."""
         if self._closed:
-            raise CopilotError("The copilot is closing.")
+            raise ServicesClosedError("The copilot is closing.")
         await self.follow_external_server()
         self.require_client()
         return await self.manager.get(project_id)

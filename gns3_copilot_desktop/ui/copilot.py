@@ -33,7 +33,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
 from gns3_copilot_desktop.core.settings import LlmProfile
@@ -449,6 +449,8 @@ class CopilotHeader(QWidget):
     async def _reload_panel(self) -> None:
         try:
             await self.panel.start()
+        except ServicesClosedError:
+            raise  # logged out or closing while the sessions loaded: the whole step ends quietly
         except CopilotError as exc:
             self._show_message(exc.user_message, error=True)
 

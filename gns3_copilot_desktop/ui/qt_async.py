@@ -3,6 +3,8 @@
 The whole app runs on qasync's loop (see shared notes: keep the agent on it), so a widget can start
 a coroutine with `spawn`. `spawn` keeps a strong reference to the task (asyncio only keeps weak
 ones) and sends an unexpected exception to the log and `sys.excepthook`, never swallowing it.
+The one expected ending it keeps quiet is `ServicesClosedError`: the user logged out or closed the
+copilot while the task was still loading (a project's sessions, say), so nobody waits for it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import logging
 import sys
 from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+from gns3_copilot_desktop.core.errors import ServicesClosedError
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,9 @@ def _finished(task: asyncio.Task[Any]) -> None:
     if task.cancelled():
         return
     exc = task.exception()
+    if isinstance(exc, ServicesClosedError):
+        log.debug("task %s ended: %s", task.get_name(), exc.user_message)
+        return
     if exc is not None:
         sys.excepthook(type(exc), exc, exc.__traceback__)
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.sessions import resolve_db_path
 
@@ -72,9 +72,12 @@ class ProjectAgentManager:
         return self._services.get(project_id)
 
     async def get(self, project_id: str) -> AgentService:
-        """The project's service, created on first use."""
+        """The project's service, created on first use.
+
+        Raises `ServicesClosedError` once the manager is closed (logout, server switch, exit),
+        also when it closed while this call was opening the project's database."""
         if self._closed:
-            raise RuntimeError("the agent manager is closed")
+            raise ServicesClosedError()
         service = self._services.get(project_id)
         if service is not None:
             return service
@@ -86,7 +89,7 @@ class ProjectAgentManager:
                     # closed while the DB was being opened: nobody would ever close this one,
                     # and its aiosqlite thread would keep the process alive at exit
                     await service.close()
-                    raise RuntimeError("the agent manager is closed")
+                    raise ServicesClosedError()
                 self._services[project_id] = service
             return service
 

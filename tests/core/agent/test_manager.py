@@ -12,6 +12,7 @@ import pytest
 
 from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager, project_service_factory
 from gns3_copilot_desktop.core.agent.service import AgentService
+from gns3_copilot_desktop.core.errors import ServicesClosedError
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification
 
@@ -62,7 +63,7 @@ async def test_services_are_created_once_and_all_closed_on_exit(tmp_path: Path) 
     assert manager.peek("p1") is one
     await manager.close()
     assert one.closed and two.closed and manager.project_ids == []
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ServicesClosedError):
         await manager.get("p1")
 
 
@@ -83,7 +84,7 @@ async def test_a_service_opened_while_the_manager_closes_is_closed_too(tmp_path:
     await asyncio.wait_for(entered.wait(), timeout=5)
     await manager.close()
     release.set()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ServicesClosedError):
         await getting
     assert len(opened) == 1 and opened[0].closed
     assert manager.project_ids == []
