@@ -18,12 +18,15 @@ import importlib.util
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
 
 import httpx
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolCallChunk
+from langchain_core.outputs import ChatGenerationChunk
+from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from gns3_copilot_desktop.core.errors import ModelConfigError, ModelProviderError
@@ -54,6 +57,123 @@ ENV_KEYS: dict[str, str] = {
 _KEYLESS_PROVIDERS = ("ollama", "openai_compatible")
 
 
+# --- what each server needs on the wire ---------------------------------------------------------
+
+ServerKind = Literal[
+    "openai", "deepseek", "llama_cpp_python", "llama_cpp", "ollama", "lm_studio", "compatible"
+]
+
+
+@dataclass(frozen=True)
+class ServerQuirks:
+    """How one kind of OpenAI-compatible server must be spoken to (one row of `SERVER_QUIRKS`)."""
+
+    max_tokens_field: Literal["max_completion_tokens", "max_tokens"]
+    """The answer-length limit's name. langchain-openai sends OpenAI's newer
+    ``max_completion_tokens``; llama.cpp's servers ignore it and generate without a limit."""
+    empty_content_for_tool_calls: bool
+    """Send ``"content": ""`` instead of ``null`` on an assistant message with tool calls:
+    llama-cpp-python's server answers such a ``null`` with HTTP 500."""
+    tool_choice_auto: bool
+    """Send ``tool_choice: "auto"`` when tools are bound: without it llama-cpp-python's
+    function-calling chat format leaves the tools out of the prompt."""
+    streams_tool_calls: bool
+    """False: ask without streaming whenever tools are bound (llama-cpp-python refuses to
+    stream an automatic tool choice). Plain answers without tools still stream."""
+
+
+# Each row is exercised by tests/core/agent/test_model_quirks.py (the wire format, on the scripted
+# server) and, for llama-cpp-python, by tests/core/agent/test_local_model_live.py (the real one).
+SERVER_QUIRKS: dict[str, ServerQuirks] = {
+    "openai": ServerQuirks("max_completion_tokens", False, False, True),
+    "deepseek": ServerQuirks("max_tokens", False, False, True),
+    "llama_cpp_python": ServerQuirks("max_tokens", True, True, False),
+    "llama_cpp": ServerQuirks("max_tokens", True, True, True),
+    "ollama": ServerQuirks("max_tokens", True, True, True),
+    "lm_studio": ServerQuirks("max_tokens", True, True, True),
+    "compatible": ServerQuirks("max_tokens", True, True, True),
+}
+
+# What llama-cpp-python's server says (after its HTTP 200) when asked to stream a tool choice.
+_NO_STREAMED_TOOLS = ("streaming tool choice is not supported", "streaming tool calls")
+
+
+def quirks_for(config: LlmConfig) -> ServerQuirks:
+    """The wire quirks of the server that answers ``config``."""
+    if config.server is not None:
+        return SERVER_QUIRKS[config.server]
+    if config.provider == "openai" and not config.base_url:
+        return SERVER_QUIRKS["openai"]
+    if config.provider == "deepseek":
+        return SERVER_QUIRKS["deepseek"]
+    return SERVER_QUIRKS["compatible"]
+
+
+class CompatibleChatOpenAI(ChatOpenAI):
+    """`ChatOpenAI` that speaks the dialect of the server behind it (`ServerQuirks`).
+
+    When a server refuses to stream a tool choice that was not known in advance, the same
+    request is asked again without streaming and the model instance remembers it.
+    """
+
+    quirks: ServerQuirks = Field(default=SERVER_QUIRKS["openai"], exclude=True)
+
+    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        """Bind tools, with ``tool_choice: "auto"`` where the server needs it said."""
+        if tool_choice is None and self.quirks.tool_choice_auto:
+            tool_choice = "auto"
+        return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
+
+    def _get_request_payload(
+        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if self.quirks.max_tokens_field == "max_tokens" and "max_completion_tokens" in payload:
+            payload["max_tokens"] = payload.pop("max_completion_tokens")
+        if self.quirks.empty_content_for_tool_calls:
+            for message in payload.get("messages", []):
+                if message.get("role") == "assistant" and message.get("content") is None:
+                    message["content"] = ""
+        return payload
+
+    async def _astream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        started = False
+        try:
+            async for chunk in super()._astream(messages, *args, **kwargs):
+                started = True
+                yield chunk
+        except Exception as exc:
+            if started or not kwargs.get("tools") or not _refuses_streamed_tools(exc):
+                raise
+            log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
+            self.disable_streaming = "tool_calling"
+            result = await self._agenerate(messages, *args, **kwargs)
+            message = result.generations[0].message
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(
+                    content=message.content,
+                    id=message.id,
+                    tool_call_chunks=[
+                        ToolCallChunk(
+                            name=call["name"],
+                            args=json.dumps(call["args"]),
+                            id=call.get("id"),
+                            index=index,
+                        )
+                        for index, call in enumerate(getattr(message, "tool_calls", []) or [])
+                    ],
+                    usage_metadata=getattr(message, "usage_metadata", None),
+                    response_metadata=dict(message.response_metadata),
+                ),
+                generation_info=result.generations[0].generation_info,
+            )
+
+
+def _refuses_streamed_tools(exc: BaseException) -> bool:
+    text = " ".join(str(e) for e in _cause_chain(exc)).lower()
+    return any(marker in text for marker in _NO_STREAMED_TOOLS)
+
+
 class LlmConfig(BaseModel):
     """One model configuration, ready for `create_base_model`."""
 
@@ -68,6 +188,9 @@ class LlmConfig(BaseModel):
     context_window: int | None = Field(default=None, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
+    server: ServerKind | None = None
+    """Which OpenAI-compatible server software answers (its row of `SERVER_QUIRKS`); None:
+    inferred from the provider (OpenAI's and DeepSeek's own APIs, else a generic server)."""
 
     @property
     def label(self) -> str:
@@ -144,7 +267,12 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
     if base_url:
         # ChatDeepSeek (a ChatOpenAI subclass) names its base URL field ``api_base``
         kwargs["api_base" if provider == "deepseek" else "base_url"] = base_url
-    return _init(config.model, provider, kwargs)
+    if provider == "deepseek":
+        return _init(config.model, provider, kwargs)
+    quirks = quirks_for(config)
+    if not quirks.streams_tool_calls:
+        kwargs["disable_streaming"] = "tool_calling"
+    return CompatibleChatOpenAI(model=config.model, quirks=quirks, **kwargs)
 
 
 def _anthropic_model(config: LlmConfig, key: str | None, common: dict[str, Any]) -> BaseChatModel:
