@@ -23,9 +23,16 @@ from typing import Any, Literal, Protocol, get_args
 
 import httpx
 from langchain.chat_models import init_chat_model
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolCallChunk
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    ToolCallChunk,
+)
 from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
@@ -145,28 +152,42 @@ class CompatibleChatOpenAI(ChatOpenAI):
         except Exception as exc:
             if started or not kwargs.get("tools") or not _refuses_streamed_tools(exc):
                 raise
-            log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
-            self.disable_streaming = "tool_calling"
+        if started or not kwargs.get("tools"):
+            return
+        # llama-cpp-python answers 200, then fails and ends the body without one event (its
+        # log says "Automatic streaming tool choice is not supported"); others send that text.
+        log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
+        self.disable_streaming = "tool_calling"
+        yield await self._generate_as_chunk(messages, *args, **kwargs)
+
+    async def _generate_as_chunk(
+        self, messages: Any, *args: Any, **kwargs: Any
+    ) -> ChatGenerationChunk:
+        try:
             result = await self._agenerate(messages, *args, **kwargs)
-            message = result.generations[0].message
-            yield ChatGenerationChunk(
-                message=AIMessageChunk(
-                    content=message.content,
-                    id=message.id,
-                    tool_call_chunks=[
-                        ToolCallChunk(
-                            name=call["name"],
-                            args=json.dumps(call["args"]),
-                            id=call.get("id"),
-                            index=index,
-                        )
-                        for index, call in enumerate(getattr(message, "tool_calls", []) or [])
-                    ],
-                    usage_metadata=getattr(message, "usage_metadata", None),
-                    response_metadata=dict(message.response_metadata),
-                ),
-                generation_info=result.generations[0].generation_info,
-            )
+        except Exception as exc:
+            if not any("Connection" in type(e).__name__ for e in _cause_chain(exc)):
+                raise
+            # the failed stream's connection went back to the pool broken: once on a fresh one
+            result = await self._agenerate(messages, *args, **kwargs)
+        generation = result.generations[0]
+        message = generation.message
+        calls = getattr(message, "tool_calls", None) or []
+        return ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=message.content,
+                id=message.id,
+                tool_call_chunks=[
+                    ToolCallChunk(
+                        name=call["name"], args=json.dumps(call["args"]), id=call.get("id"), index=i
+                    )
+                    for i, call in enumerate(calls)
+                ],
+                usage_metadata=getattr(message, "usage_metadata", None),
+                response_metadata=dict(message.response_metadata),
+            ),
+            generation_info=generation.generation_info,
+        )
 
 
 def _refuses_streamed_tools(exc: BaseException) -> bool:
@@ -299,6 +320,18 @@ def _ollama_model(config: LlmConfig, common: dict[str, Any]) -> BaseChatModel:
     if config.context_window is not None:
         kwargs["num_ctx"] = config.context_window
     return _init(config.model, "ollama", kwargs)
+
+
+def with_answer_limit(
+    model: BaseChatModel, tokens: int
+) -> Runnable[LanguageModelInput, BaseMessage]:
+    """``model`` with its answer cut at ``tokens`` for one kind of call (a title, a check).
+
+    Ollama names the limit ``num_predict``; the OpenAI-like clients and Anthropic's take
+    ``max_tokens`` (`CompatibleChatOpenAI` renames it for the server behind it)."""
+    if type(model).__name__ == "ChatOllama":
+        return model.bind(num_predict=tokens)
+    return model.bind(max_tokens=tokens)
 
 
 def _init(model: str, provider: str, kwargs: dict[str, Any]) -> BaseChatModel:

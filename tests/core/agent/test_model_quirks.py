@@ -90,14 +90,19 @@ async def test_plain_answers_still_stream_where_tool_calls_cannot(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("refusal", ["empty body after 200", "error text"])
 async def test_a_server_that_refuses_to_stream_tool_calls_is_asked_again_without_streaming(
-    scripted_openai: ScriptedOpenAIServer,
+    refusal: str, scripted_openai: ScriptedOpenAIServer
 ) -> None:
-    """As llama-cpp-python does: HTTP 200, then an error event instead of the stream."""
-    refused = ScriptedTurn(
-        error=ScriptedError(500, "Automatic streaming tool choice is not supported"),
-        match=lambda r: r.stream,
-    )
+    """llama-cpp-python answers 200 and ends the body without one event (its log says
+    "Automatic streaming tool choice is not supported"); another server may say it in a 500."""
+    if refusal == "error text":
+        refused = ScriptedTurn(
+            error=ScriptedError(500, "Automatic streaming tool choice is not supported"),
+            match=lambda r: r.stream,
+        )
+    else:
+        refused = ScriptedTurn(cut_off_after_chunks=0, cut_off_clean=True, match=lambda r: r.stream)
     scripted_openai.push(refused, ScriptedTurn.tool("get_topology", {}, id="call_9"))
     model = create_base_model(_config(scripted_openai, "compatible"))
     bound = model.bind_tools([TOOL])
