@@ -93,6 +93,8 @@ class ChatChunk(BaseModel):
     usage: TokenUsage | None = None
     context_tokens: int | None = None
     context_window: int | None = None
+    notice: str | None = None
+    """A note on how the call was made (usage chunks: fewer tools offered for a small window)."""
     approvals: list[ApprovalRequest] | None = None
     error_kind: str | None = None
     elapsed_s: float | None = None
