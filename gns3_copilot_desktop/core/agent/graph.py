@@ -136,10 +136,7 @@ class _LlmCall:
             ctx.model.bind_tools(schemas) if schemas else ctx.model
         )
         answer = await _stream_answer(model, request, writer)
-        offered = {s["function"]["name"] for s in schemas}
-        if isinstance(answer, AIMessage) and any(
-            c["name"] not in offered for c in answer.tool_calls
-        ):
+        if final and isinstance(answer, AIMessage) and answer.tool_calls:
             answer = AIMessage(
                 content=answer.content, id=answer.id, usage_metadata=answer.usage_metadata
             )
