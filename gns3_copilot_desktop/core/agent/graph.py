@@ -170,7 +170,14 @@ async def _stream_answer(
     except Exception as exc:  # a provider failure: mapped to a user-facing error chunk
         error = map_provider_error(exc)
         log.warning("model call failed (%s): %s", error.kind, error.user_message)
-        writer(ChatChunk(type="error", error=error.user_message, error_kind=error.kind))
+        writer(
+            ChatChunk(
+                type="error",
+                error=error.user_message,
+                error_kind=error.kind,
+                error_details=error.details or None,
+            )
+        )
         return _partial(full, error.kind)
     if full is None or not full.response_metadata.get("finish_reason"):
         log.warning("model stream ended without a finish reason")

@@ -533,11 +533,41 @@ def map_provider_error(exc: BaseException) -> ModelProviderError:
     """
     if isinstance(exc, ModelProviderError):
         return exc
+    mapped = _map(exc)
+    if not mapped.details:
+        mapped.details = _provider_text(exc)
+    return mapped
+
+
+# A provider's own message is quoted in the one-sentence error only when it is short and plain;
+# a longer one (a server's validation dump ran to 1,862 characters) stays behind "Details".
+_MAX_QUOTED_CHARS = 320
+_SERVER_BUG_MARKERS = ("validation error", "input should be", "field required", "traceback")
+
+
+def _short(detail: str) -> str:
+    """The provider text to quote in a sentence: first line, or a pointer to the details."""
+    line = detail.strip().splitlines()[0] if detail.strip() else ""
+    if len(line) > _MAX_QUOTED_CHARS or len(detail) > 2 * _MAX_QUOTED_CHARS:
+        return "its message is under Details"
+    return line
+
+
+def _map(exc: BaseException) -> ModelProviderError:
     chain = _cause_chain(exc)
     names = {type(e).__name__ for e in chain}
     status = _status_code(exc)
-    detail = _provider_text(exc)
+    full = _provider_text(exc)
+    detail = _short(full)
     if status is not None:
+        if status >= 500 and any(m in full.lower() for m in _SERVER_BUG_MARKERS):
+            return ModelProviderError(
+                f"The model server could not read the request (HTTP {status}); retrying will "
+                "not help. It is probably not fully OpenAI-compatible: check the server kind in "
+                "the model settings.",
+                kind="bad_request",
+                details=full,
+            )
         return _by_status(status, detail, exc)
     if isinstance(exc, json.JSONDecodeError) or "JSONDecodeError" in names:
         return ModelProviderError(
