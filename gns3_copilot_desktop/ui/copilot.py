@@ -557,10 +557,24 @@ class CopilotHeader(QWidget):
 
         config = await resolve_llm_config(None, profile, lookup, {})
         model = await asyncio.to_thread(create_base_model, config)
-        await check_tool_support(model)
-        return QCoreApplication.translate(
-            "CopilotHeader", "{model} answered and accepts tools."
-        ).format(model=config.label)
+        report = await check_tool_support(model)
+        tr = QCoreApplication.translate
+        lines = [
+            tr("CopilotHeader", "{model} answers.").format(model=config.label),
+            tr("CopilotHeader", "Calls tools: yes.")
+            if report.calls_tools
+            else tr("CopilotHeader", "Calls tools: it accepted them but answered in text."),
+            tr("CopilotHeader", "Streams tool calls: yes.")
+            if report.streams_tool_calls
+            else tr("CopilotHeader", "Streams tool calls: no (asked without streaming)."),
+        ]
+        window = config.context_window
+        lines.append(
+            tr("CopilotHeader", "Context window: {tokens} tokens.").format(tokens=f"{window:,}")
+            if window
+            else tr("CopilotHeader", "Context window: not set (128,000 tokens assumed).")
+        )
+        return " ".join(lines)
 
     # --- display ----------------------------------------------------------------------------
 

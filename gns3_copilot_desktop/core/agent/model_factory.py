@@ -25,7 +25,6 @@ import httpx
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import (
-    AIMessage,
     AIMessageChunk,
     BaseMessage,
     HumanMessage,
@@ -477,21 +476,36 @@ _PING_TOOL: dict[str, Any] = {
 }
 
 
-async def check_tool_support(model: BaseChatModel) -> None:
-    """Make one real call with a trivial tool bound; raise if the model does not take tools.
+@dataclass(frozen=True)
+class ConnectionReport:
+    """What "Test connection" found out about a model."""
+
+    answers: bool
+    calls_tools: bool
+    streams_tool_calls: bool
+    context_window: int | None = None
+
+
+async def check_tool_support(model: BaseChatModel) -> ConnectionReport:
+    """Make one real, tiny call with a trivial tool bound, streamed as turns are.
 
     Raises `ModelConfigError` when the provider rejects tools (e.g. OpenAI-compatible servers'
     400 "does not support tools", Ollama's "... does not support tools"), and the mapped
     `ModelProviderError` for any other failure (bad key, nothing listening...). A model that
-    accepts tools but answers in text is accepted, with a warning in the log.
+    accepts tools but answers in text is accepted (``calls_tools`` False, and a log warning). A
+    server that cannot stream tool calls is found here (`CompatibleChatOpenAI` falls back).
     """
     name = model_name(model)
     try:
         bound = model.bind_tools([_PING_TOOL])
     except NotImplementedError as exc:
         raise ModelConfigError(f"The model {name} does not accept tool calls.") from exc
+    limited = bound.bind(max_tokens=32) if isinstance(model, ChatOpenAI) else bound
+    answer: AIMessageChunk | None = None
     try:
-        answer = await bound.ainvoke([HumanMessage("Call the ping tool with text 'ok'.")])
+        async for piece in limited.astream([HumanMessage("Call the ping tool with text 'ok'.")]):
+            if isinstance(piece, AIMessageChunk):
+                answer = piece if answer is None else answer + piece
     except Exception as exc:  # provider failure: either "no tools" or a mapped error
         if _rejects_tools(exc):
             raise ModelConfigError(
@@ -499,8 +513,14 @@ async def check_tool_support(model: BaseChatModel) -> None:
                 "Choose a model that supports tools (function calling)."
             ) from exc
         raise map_provider_error(exc) from exc
-    if not (isinstance(answer, AIMessage) and answer.tool_calls):
+    calls = bool(answer is not None and answer.tool_calls)
+    if not calls:
         log.warning("model %s accepted tools but answered without calling one", name)
+    return ConnectionReport(
+        answers=answer is not None,
+        calls_tools=calls,
+        streams_tool_calls=getattr(model, "disable_streaming", False) is False,
+    )
 
 
 def model_name(model: BaseChatModel) -> str:
