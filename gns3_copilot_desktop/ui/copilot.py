@@ -558,21 +558,23 @@ class CopilotHeader(QWidget):
         config = await resolve_llm_config(None, profile, lookup, {})
         model = await asyncio.to_thread(create_base_model, config)
         report = await check_tool_support(model)
-        tr = QCoreApplication.translate
+        translate = QCoreApplication.translate
         lines = [
-            tr("CopilotHeader", "{model} answers.").format(model=config.label),
-            tr("CopilotHeader", "Calls tools: yes.")
+            translate("CopilotHeader", "{model} answers.").format(model=config.label),
+            translate("CopilotHeader", "Calls tools: yes.")
             if report.calls_tools
-            else tr("CopilotHeader", "Calls tools: it accepted them but answered in text."),
-            tr("CopilotHeader", "Streams tool calls: yes.")
+            else translate("CopilotHeader", "Calls tools: it accepted them but answered in text."),
+            translate("CopilotHeader", "Streams tool calls: yes.")
             if report.streams_tool_calls
-            else tr("CopilotHeader", "Streams tool calls: no (asked without streaming)."),
+            else translate("CopilotHeader", "Streams tool calls: no (asked without streaming)."),
         ]
         window = config.context_window
         lines.append(
-            tr("CopilotHeader", "Context window: {tokens} tokens.").format(tokens=f"{window:,}")
+            translate("CopilotHeader", "Context window: {tokens} tokens.").format(
+                tokens=f"{window:,}"
+            )
             if window
-            else tr("CopilotHeader", "Context window: not set (128,000 tokens assumed).")
+            else translate("CopilotHeader", "Context window: not set (128,000 tokens assumed).")
         )
         return " ".join(lines)
 
