@@ -21,6 +21,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.vpcs_lab.gns3_lab",
     "tests.helpers.agent",
     "tests.helpers.copilot_app",
+    "tests.helpers.llama_server",
 ]
 
 

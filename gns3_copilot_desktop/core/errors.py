@@ -80,9 +80,11 @@ class ModelConfigError(CopilotError):
 class ModelProviderError(CopilotError):
     """The model provider failed during a turn (auth, rate limit, timeout, malformed stream)."""
 
-    def __init__(self, user_message: str, *, kind: str = "provider") -> None:
+    def __init__(self, user_message: str, *, kind: str = "provider", details: str = "") -> None:
         super().__init__(user_message)
         self.kind = kind
+        self.details = details
+        """The provider's own text, whole (shown behind "Details"; never needed to act)."""
 
 
 class ServicesClosedError(CopilotError):

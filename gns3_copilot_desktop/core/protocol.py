@@ -93,8 +93,12 @@ class ChatChunk(BaseModel):
     usage: TokenUsage | None = None
     context_tokens: int | None = None
     context_window: int | None = None
+    notice: str | None = None
+    """A note on how the call was made (usage chunks: fewer tools offered for a small window)."""
     approvals: list[ApprovalRequest] | None = None
     error_kind: str | None = None
+    error_details: str | None = None
+    """The provider's own text behind an error, whole (the ``error`` is one sentence)."""
     elapsed_s: float | None = None
     structured: dict[str, Any] | None = Field(
         default=None, description="Structured tool result for the UI card (tool_end only)."

@@ -504,23 +504,17 @@ class Workspace:
 
     async def run_context(self, project_id: str) -> RunContext:
         """What one turn needs: the client (fresh token), the model, limits and grants."""
-        from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
+        from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
 
         await self.follow_external_server()
         client = self.check_login()
         config, model = await self.chat_model()
-        limits = AgentLimits(heartbeat_interval_s=self.settings.heartbeat_interval_s)
-        if config.context_window:
-            limits = AgentLimits(
-                heartbeat_interval_s=self.settings.heartbeat_interval_s,
-                context_window=config.context_window,
-            )
         return RunContext(
             client=client,
             project_id=project_id,
             model=model,
             server_url=self.server_url,
-            limits=limits,
+            limits=limits_for(config, heartbeat_interval_s=self.settings.heartbeat_interval_s),
             always_allow=self.always_allowed(project_id),
             language=self.settings.language,
         )

@@ -557,10 +557,26 @@ class CopilotHeader(QWidget):
 
         config = await resolve_llm_config(None, profile, lookup, {})
         model = await asyncio.to_thread(create_base_model, config)
-        await check_tool_support(model)
-        return QCoreApplication.translate(
-            "CopilotHeader", "{model} answered and accepts tools."
-        ).format(model=config.label)
+        report = await check_tool_support(model)
+        translate = QCoreApplication.translate
+        lines = [
+            translate("CopilotHeader", "{model} answers.").format(model=config.label),
+            translate("CopilotHeader", "Calls tools: yes.")
+            if report.calls_tools
+            else translate("CopilotHeader", "Calls tools: it accepted them but answered in text."),
+            translate("CopilotHeader", "Streams tool calls: yes.")
+            if report.streams_tool_calls
+            else translate("CopilotHeader", "Streams tool calls: no (asked without streaming)."),
+        ]
+        window = config.context_window
+        lines.append(
+            translate("CopilotHeader", "Context window: {tokens} tokens.").format(
+                tokens=f"{window:,}"
+            )
+            if window
+            else translate("CopilotHeader", "Context window: not set (128,000 tokens assumed).")
+        )
+        return " ".join(lines)
 
     # --- display ----------------------------------------------------------------------------
 

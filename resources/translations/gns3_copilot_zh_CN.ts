@@ -335,37 +335,67 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="512" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="515" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="519" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="559" />
-        <source>{model} answered and accepts tools.</source>
-        <translation>{model} 已响应，并支持工具调用。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="563" />
+        <source>{model} answers.</source>
+        <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="564" />
+        <source>Calls tools: yes.</source>
+        <translation>调用工具：是。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
+        <source>Calls tools: it accepted them but answered in text.</source>
+        <translation>调用工具：接受了工具，但以文字作答。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="567" />
+        <source>Streams tool calls: yes.</source>
+        <translation>流式工具调用：是。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
+        <source>Streams tool calls: no (asked without streaming).</source>
+        <translation>流式工具调用：否（改为非流式请求）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="573" />
+        <source>Context window: {tokens} tokens.</source>
+        <translation>上下文窗口：{tokens} 个词元。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
+        <source>Context window: not set (128,000 tokens assumed).</source>
+        <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="589" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>

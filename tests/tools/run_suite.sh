@@ -4,7 +4,8 @@
 #     the xcb/EGL libraries Qt needs, fonts for screenshots.
 #  2. ./.venv with the dev extras.
 #  3. The real GNS3 server 3.0.6 in its own venv under the user cache dir (its pins must not decide
-#     ours), and dynamips for switch nodes (tests that need it skip with the reason when missing).
+#     ours), dynamips for switch nodes (tests that need it skip with the reason when missing), and a
+#     real small local model: llama-cpp-python's server (built once) with SmolLM2-135M.
 #  4. ruff, ruff format --check, mypy --strict, then pytest inside a private D-Bus session with an
 #     unlocked gnome-keyring.
 set -euo pipefail
@@ -13,7 +14,7 @@ export PYTHON=${PYTHON:-python3}
 
 debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
       libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
-      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools)
+      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -39,6 +40,13 @@ if [ ! -x "$GNS3_SERVER_VENV/bin/gns3server" ] || [ ! -f "$GNS3_SERVER_VENV/.com
     "$PYTHON" -m venv "$GNS3_SERVER_VENV"
     "$GNS3_SERVER_VENV/bin/python" -m pip install -q gns3-server==3.0.6
     touch "$GNS3_SERVER_VENV/.complete"
+fi
+if models=$(bash tests/tools/fetch_local_model.sh "$CACHE/local-model"); then
+    GNS3_COPILOT_LLAMA_PYTHON=$(sed -n 1p <<<"$models")
+    GNS3_COPILOT_LLAMA_MODEL=$(sed -n 2p <<<"$models")
+    export GNS3_COPILOT_LLAMA_PYTHON GNS3_COPILOT_LLAMA_MODEL
+else
+    echo "warning: the local model could not be had; its tests will skip" >&2
 fi
 if [ -f tests/tools/fetch_dynamips.sh ]; then
     if dyn=$(bash tests/tools/fetch_dynamips.sh "$CACHE/dynamips"); then

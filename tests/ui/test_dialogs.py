@@ -106,7 +106,7 @@ def _actions(tested: list[tuple[str, str | None]]) -> SettingsActions:
         tested.append((profile.model, key))
         if profile.model == "no-tools":
             raise ModelConfigError("The model no-tools does not accept tool calls.")
-        return f"{profile.model} answered and accepts tools."
+        return f"{profile.model} answers. Calls tools: yes."
 
     async def list_models(host: str | None) -> list[str]:
         return ["llama3.1:8b", "qwen2.5:7b"]

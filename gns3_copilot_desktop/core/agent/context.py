@@ -9,7 +9,7 @@ else: not in ``configurable``, not in the graph state (stack.md, "the seed desig
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from langchain_core.language_models import BaseChatModel
 
@@ -46,6 +46,25 @@ class AgentLimits:
     """A ``heartbeat`` chunk is sent after this long without any other chunk; 0 disables."""
     title_timeout_s: float = 15.0
     """How long the end of the first turn waits for the title before using a fallback."""
+
+
+def limits_for(config: LlmConfigLike, *, heartbeat_interval_s: float = 15.0) -> AgentLimits:
+    """The limits of a run with the model of ``config``: its context window, and as the answer's
+    reserve its own answer limit (not a fixed 4,096 tokens, which left an 8k window nothing)."""
+    window = config.context_window or AgentLimits.context_window
+    answer = config.max_tokens or min(AgentLimits.max_output_tokens, window // 4)
+    return AgentLimits(
+        heartbeat_interval_s=heartbeat_interval_s, context_window=window, max_output_tokens=answer
+    )
+
+
+class LlmConfigLike(Protocol):
+    """What `limits_for` reads of a model configuration (`LlmConfig`)."""
+
+    @property
+    def context_window(self) -> int | None: ...
+    @property
+    def max_tokens(self) -> int | None: ...
 
 
 @dataclass

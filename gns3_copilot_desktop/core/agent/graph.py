@@ -40,6 +40,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision, decisions_by_id
+from gns3_copilot_desktop.core.agent.budget import (
+    ToolSet,
+    last_exchanges_tokens,
+    plan_call,
+    schema_tokens,
+)
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tokens
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
@@ -93,8 +99,12 @@ class _LlmCall:
 
     def __init__(self, tools: ToolRegistry) -> None:
         self._tools = tools
-        self._schemas = tools.openai_schemas()
-        self._schema_tokens = len(json.dumps(self._schemas)) // 4
+        self._schemas: dict[ToolSet, list[dict[str, Any]]] = {
+            "all": tools.openai_schemas(),
+            "read": ToolRegistry([t for t in tools if t.risk == "read"]).openai_schemas(),
+            "none": [],
+        }
+        self._schema_tokens = {name: schema_tokens(s) for name, s in self._schemas.items()}
 
     async def __call__(self, state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         ctx = runtime.context
@@ -105,27 +115,38 @@ class _LlmCall:
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
         system = SystemMessage(prompt)
-        budget = (
-            ctx.limits.context_window
-            - ctx.limits.max_output_tokens
-            - message_tokens([system])
-            - (0 if final else self._schema_tokens)
+        messages = state.get("messages") or []
+        plan = plan_call(
+            context_window=ctx.limits.context_window,
+            answer_tokens=ctx.limits.max_output_tokens,
+            system_tokens=message_tokens([system]),
+            all_tools_tokens=0 if final else self._schema_tokens["all"],
+            read_tools_tokens=0 if final else self._schema_tokens["read"],
+            needed_history_tokens=last_exchanges_tokens(messages),
+            tool_count=len(self._schemas["all"]),
         )
-        history, dropped = bound_for_model(state.get("messages") or [], budget)
+        history, dropped = bound_for_model(messages, plan.history_tokens)
         if dropped:
             system = SystemMessage(
                 f"{prompt}\n\n({dropped} older messages of this conversation are not shown.)"
             )
         request: list[BaseMessage] = [system, *history]
+        schemas = [] if final else self._schemas[plan.tool_set]
         model: Runnable[LanguageModelInput, BaseMessage] = (
-            ctx.model if final or not self._schemas else ctx.model.bind_tools(self._schemas)
+            ctx.model.bind_tools(schemas) if schemas else ctx.model
         )
         answer = await _stream_answer(model, request, writer)
         if final and isinstance(answer, AIMessage) and answer.tool_calls:
             answer = AIMessage(
                 content=answer.content, id=answer.id, usage_metadata=answer.usage_metadata
             )
-        _emit_after_call(writer, answer, message_tokens(request), ctx.limits.context_window)
+        _emit_after_call(
+            writer,
+            answer,
+            message_tokens(request),
+            ctx.limits.context_window,
+            None if final else plan.notice,
+        )
         update: dict[str, Any] = {
             "llm_calls": state.get("llm_calls", 0) + 1,
             "topology": topology,
@@ -149,7 +170,14 @@ async def _stream_answer(
     except Exception as exc:  # a provider failure: mapped to a user-facing error chunk
         error = map_provider_error(exc)
         log.warning("model call failed (%s): %s", error.kind, error.user_message)
-        writer(ChatChunk(type="error", error=error.user_message, error_kind=error.kind))
+        writer(
+            ChatChunk(
+                type="error",
+                error=error.user_message,
+                error_kind=error.kind,
+                error_details=error.details or None,
+            )
+        )
         return _partial(full, error.kind)
     if full is None or not full.response_metadata.get("finish_reason"):
         log.warning("model stream ended without a finish reason")
@@ -179,7 +207,11 @@ def _partial(full: AIMessageChunk | None, kind: str) -> AIMessage | None:
 
 
 def _emit_after_call(
-    writer: Any, answer: AIMessage | None, context_tokens: int, context_window: int
+    writer: Any,
+    answer: AIMessage | None,
+    context_tokens: int,
+    context_window: int,
+    notice: str | None = None,
 ) -> None:
     if answer is None:
         return
@@ -203,6 +235,7 @@ def _emit_after_call(
             ),
             context_tokens=context_tokens,
             context_window=context_window,
+            notice=notice,
         )
     )
 

@@ -18,12 +18,21 @@ import importlib.util
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
 
 import httpx
 from langchain.chat_models import init_chat_model
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import (
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    ToolCallChunk,
+)
+from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.runnables import Runnable
+from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from gns3_copilot_desktop.core.errors import ModelConfigError, ModelProviderError
@@ -54,6 +63,137 @@ ENV_KEYS: dict[str, str] = {
 _KEYLESS_PROVIDERS = ("ollama", "openai_compatible")
 
 
+# --- what each server needs on the wire ---------------------------------------------------------
+
+ServerKind = Literal[
+    "openai", "deepseek", "llama_cpp_python", "llama_cpp", "ollama", "lm_studio", "compatible"
+]
+
+
+@dataclass(frozen=True)
+class ServerQuirks:
+    """How one kind of OpenAI-compatible server must be spoken to (one row of `SERVER_QUIRKS`)."""
+
+    max_tokens_field: Literal["max_completion_tokens", "max_tokens"]
+    """The answer-length limit's name. langchain-openai sends OpenAI's newer
+    ``max_completion_tokens``; llama.cpp's servers ignore it and generate without a limit."""
+    empty_content_for_tool_calls: bool
+    """Send ``"content": ""`` instead of ``null`` on an assistant message with tool calls:
+    llama-cpp-python's server answers such a ``null`` with HTTP 500."""
+    tool_choice_auto: bool
+    """Send ``tool_choice: "auto"`` when tools are bound: without it llama-cpp-python's
+    function-calling chat format leaves the tools out of the prompt."""
+    streams_tool_calls: bool
+    """False: ask without streaming whenever tools are bound (llama-cpp-python refuses to
+    stream an automatic tool choice). Plain answers without tools still stream."""
+
+
+# Each row is exercised by tests/core/agent/test_model_quirks.py (the wire format, on the scripted
+# server) and, for llama-cpp-python, by tests/core/agent/test_local_model_live.py (the real one).
+SERVER_QUIRKS: dict[str, ServerQuirks] = {
+    "openai": ServerQuirks("max_completion_tokens", False, False, True),
+    "deepseek": ServerQuirks("max_tokens", False, False, True),
+    "llama_cpp_python": ServerQuirks("max_tokens", True, True, False),
+    "llama_cpp": ServerQuirks("max_tokens", True, True, True),
+    "ollama": ServerQuirks("max_tokens", True, True, True),
+    "lm_studio": ServerQuirks("max_tokens", True, True, True),
+    "compatible": ServerQuirks("max_tokens", True, True, True),
+}
+
+# What llama-cpp-python's server says (after its HTTP 200) when asked to stream a tool choice.
+_NO_STREAMED_TOOLS = ("streaming tool choice is not supported", "streaming tool calls")
+
+
+def quirks_for(config: LlmConfig) -> ServerQuirks:
+    """The wire quirks of the server that answers ``config``."""
+    if config.server is not None:
+        return SERVER_QUIRKS[config.server]
+    if config.provider == "openai" and not config.base_url:
+        return SERVER_QUIRKS["openai"]
+    if config.provider == "deepseek":
+        return SERVER_QUIRKS["deepseek"]
+    return SERVER_QUIRKS["compatible"]
+
+
+class CompatibleChatOpenAI(ChatOpenAI):
+    """`ChatOpenAI` that speaks the dialect of the server behind it (`ServerQuirks`).
+
+    When a server refuses to stream a tool choice that was not known in advance, the same
+    request is asked again without streaming and the model instance remembers it.
+    """
+
+    quirks: ServerQuirks = Field(default=SERVER_QUIRKS["openai"], exclude=True)
+
+    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        """Bind tools, with ``tool_choice: "auto"`` where the server needs it said."""
+        if tool_choice is None and self.quirks.tool_choice_auto:
+            tool_choice = "auto"
+        return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
+
+    def _get_request_payload(
+        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if self.quirks.max_tokens_field == "max_tokens" and "max_completion_tokens" in payload:
+            payload["max_tokens"] = payload.pop("max_completion_tokens")
+        if self.quirks.empty_content_for_tool_calls:
+            for message in payload.get("messages", []):
+                if message.get("role") == "assistant" and message.get("content") is None:
+                    message["content"] = ""
+        return payload
+
+    async def _astream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        started = False
+        try:
+            async for chunk in super()._astream(messages, *args, **kwargs):
+                started = True
+                yield chunk
+        except Exception as exc:
+            if started or not kwargs.get("tools") or not _refuses_streamed_tools(exc):
+                raise
+        if started or not kwargs.get("tools"):
+            return
+        # llama-cpp-python answers 200, then fails and ends the body without one event (its
+        # log says "Automatic streaming tool choice is not supported"); others send that text.
+        log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
+        self.disable_streaming = "tool_calling"
+        yield await self._generate_as_chunk(messages, *args, **kwargs)
+
+    async def _generate_as_chunk(
+        self, messages: Any, *args: Any, **kwargs: Any
+    ) -> ChatGenerationChunk:
+        try:
+            result = await self._agenerate(messages, *args, **kwargs)
+        except Exception as exc:
+            if not any("Connection" in type(e).__name__ for e in _cause_chain(exc)):
+                raise
+            # the failed stream's connection went back to the pool broken: once on a fresh one
+            result = await self._agenerate(messages, *args, **kwargs)
+        generation = result.generations[0]
+        message = generation.message
+        calls = getattr(message, "tool_calls", None) or []
+        return ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=message.content,
+                id=message.id,
+                tool_call_chunks=[
+                    ToolCallChunk(
+                        name=call["name"], args=json.dumps(call["args"]), id=call.get("id"), index=i
+                    )
+                    for i, call in enumerate(calls)
+                ],
+                usage_metadata=getattr(message, "usage_metadata", None),
+                response_metadata=dict(message.response_metadata),
+            ),
+            generation_info=generation.generation_info,
+        )
+
+
+def _refuses_streamed_tools(exc: BaseException) -> bool:
+    text = " ".join(str(e) for e in _cause_chain(exc)).lower()
+    return any(marker in text for marker in _NO_STREAMED_TOOLS)
+
+
 class LlmConfig(BaseModel):
     """One model configuration, ready for `create_base_model`."""
 
@@ -68,6 +208,9 @@ class LlmConfig(BaseModel):
     context_window: int | None = Field(default=None, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
+    server: ServerKind | None = None
+    """Which OpenAI-compatible server software answers (its row of `SERVER_QUIRKS`); None:
+    inferred from the provider (OpenAI's and DeepSeek's own APIs, else a generic server)."""
 
     @property
     def label(self) -> str:
@@ -144,7 +287,12 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
     if base_url:
         # ChatDeepSeek (a ChatOpenAI subclass) names its base URL field ``api_base``
         kwargs["api_base" if provider == "deepseek" else "base_url"] = base_url
-    return _init(config.model, provider, kwargs)
+    if provider == "deepseek":
+        return _init(config.model, provider, kwargs)
+    quirks = quirks_for(config)
+    if not quirks.streams_tool_calls:
+        kwargs["disable_streaming"] = "tool_calling"
+    return CompatibleChatOpenAI(model=config.model, quirks=quirks, **kwargs)
 
 
 def _anthropic_model(config: LlmConfig, key: str | None, common: dict[str, Any]) -> BaseChatModel:
@@ -171,6 +319,18 @@ def _ollama_model(config: LlmConfig, common: dict[str, Any]) -> BaseChatModel:
     if config.context_window is not None:
         kwargs["num_ctx"] = config.context_window
     return _init(config.model, "ollama", kwargs)
+
+
+def with_answer_limit(
+    model: BaseChatModel, tokens: int
+) -> Runnable[LanguageModelInput, BaseMessage]:
+    """``model`` with its answer cut at ``tokens`` for one kind of call (a title, a check).
+
+    Ollama names the limit ``num_predict``; the OpenAI-like clients and Anthropic's take
+    ``max_tokens`` (`CompatibleChatOpenAI` renames it for the server behind it)."""
+    if type(model).__name__ == "ChatOllama":
+        return model.bind(num_predict=tokens)
+    return model.bind(max_tokens=tokens)
 
 
 def _init(model: str, provider: str, kwargs: dict[str, Any]) -> BaseChatModel:
@@ -316,21 +476,36 @@ _PING_TOOL: dict[str, Any] = {
 }
 
 
-async def check_tool_support(model: BaseChatModel) -> None:
-    """Make one real call with a trivial tool bound; raise if the model does not take tools.
+@dataclass(frozen=True)
+class ConnectionReport:
+    """What "Test connection" found out about a model."""
+
+    answers: bool
+    calls_tools: bool
+    streams_tool_calls: bool
+    context_window: int | None = None
+
+
+async def check_tool_support(model: BaseChatModel) -> ConnectionReport:
+    """Make one real, tiny call with a trivial tool bound, streamed as turns are.
 
     Raises `ModelConfigError` when the provider rejects tools (e.g. OpenAI-compatible servers'
     400 "does not support tools", Ollama's "... does not support tools"), and the mapped
     `ModelProviderError` for any other failure (bad key, nothing listening...). A model that
-    accepts tools but answers in text is accepted, with a warning in the log.
+    accepts tools but answers in text is accepted (``calls_tools`` False, and a log warning). A
+    server that cannot stream tool calls is found here (`CompatibleChatOpenAI` falls back).
     """
     name = model_name(model)
     try:
         bound = model.bind_tools([_PING_TOOL])
     except NotImplementedError as exc:
         raise ModelConfigError(f"The model {name} does not accept tool calls.") from exc
+    limited = bound.bind(max_tokens=32) if isinstance(model, ChatOpenAI) else bound
+    answer: AIMessageChunk | None = None
     try:
-        answer = await bound.ainvoke([HumanMessage("Call the ping tool with text 'ok'.")])
+        async for piece in limited.astream([HumanMessage("Call the ping tool with text 'ok'.")]):
+            if isinstance(piece, AIMessageChunk):
+                answer = piece if answer is None else answer + piece
     except Exception as exc:  # provider failure: either "no tools" or a mapped error
         if _rejects_tools(exc):
             raise ModelConfigError(
@@ -338,8 +513,14 @@ async def check_tool_support(model: BaseChatModel) -> None:
                 "Choose a model that supports tools (function calling)."
             ) from exc
         raise map_provider_error(exc) from exc
-    if not (isinstance(answer, AIMessage) and answer.tool_calls):
+    calls = bool(answer is not None and answer.tool_calls)
+    if not calls:
         log.warning("model %s accepted tools but answered without calling one", name)
+    return ConnectionReport(
+        answers=answer is not None,
+        calls_tools=calls,
+        streams_tool_calls=getattr(model, "disable_streaming", False) is False,
+    )
 
 
 def model_name(model: BaseChatModel) -> str:
@@ -372,11 +553,41 @@ def map_provider_error(exc: BaseException) -> ModelProviderError:
     """
     if isinstance(exc, ModelProviderError):
         return exc
+    mapped = _map(exc)
+    if not mapped.details:
+        mapped.details = _provider_text(exc)
+    return mapped
+
+
+# A provider's own message is quoted in the one-sentence error only when it is short and plain;
+# a longer one (a server's validation dump ran to 1,862 characters) stays behind "Details".
+_MAX_QUOTED_CHARS = 320
+_SERVER_BUG_MARKERS = ("validation error", "input should be", "field required", "traceback")
+
+
+def _short(detail: str) -> str:
+    """The provider text to quote in a sentence: first line, or a pointer to the details."""
+    line = detail.strip().splitlines()[0] if detail.strip() else ""
+    if len(line) > _MAX_QUOTED_CHARS or len(detail) > 2 * _MAX_QUOTED_CHARS:
+        return "its message is under Details"
+    return line
+
+
+def _map(exc: BaseException) -> ModelProviderError:
     chain = _cause_chain(exc)
     names = {type(e).__name__ for e in chain}
     status = _status_code(exc)
-    detail = _provider_text(exc)
+    full = _provider_text(exc)
+    detail = _short(full)
     if status is not None:
+        if status >= 500 and any(m in full.lower() for m in _SERVER_BUG_MARKERS):
+            return ModelProviderError(
+                f"The model server could not read the request (HTTP {status}); retrying will "
+                "not help. It is probably not fully OpenAI-compatible: check the server kind in "
+                "the model settings.",
+                kind="bad_request",
+                details=full,
+            )
         return _by_status(status, detail, exc)
     if isinstance(exc, json.JSONDecodeError) or "JSONDecodeError" in names:
         return ModelProviderError(

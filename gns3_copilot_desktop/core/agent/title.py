@@ -1,9 +1,10 @@
 """A short session title in the user's language, from the first user message.
 
-The title call runs concurrently with the first turn (it only needs the user's message), so it
-costs no latency in the common case; the turn waits for it, bounded, before its ``done``. If the
-model fails or is slow, a title is cut from the message itself, which is in the user's language
-by construction.
+The title is asked for once the first answer is complete (a local server answers one request at a
+time: a title asked first would hold the answer back), with a small answer limit, and streamed, so
+that giving up on it closes the connection and the server stops generating. The turn waits for it,
+bounded, before its ``done``. If the model fails or is slow, a title is cut from the message
+itself, which is in the user's language by construction.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import re
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from gns3_copilot_desktop.core.agent.model_factory import with_answer_limit
 from gns3_copilot_desktop.core.agent.prompts import TITLE_PROMPT
 
 log = logging.getLogger(__name__)
 
 MAX_TITLE_CHARS = 60
+TITLE_MAX_TOKENS = 32
 _MAX_INPUT_CHARS = 1_000
 
 
@@ -52,9 +55,12 @@ def _clip(text: str) -> str:
 async def generate_title(model: BaseChatModel, first_message: str, timeout_s: float) -> str:
     """Ask the model for a title; fall back to the message's first words on any failure."""
     request = [SystemMessage(TITLE_PROMPT), HumanMessage(first_message[:_MAX_INPUT_CHARS])]
+    limited = with_answer_limit(model, TITLE_MAX_TOKENS)
+    text = ""
     try:
         async with asyncio.timeout(timeout_s):
-            answer = await model.ainvoke(request)
+            async for piece in limited.astream(request):
+                text += piece.text
     except TimeoutError:
         log.info("title generation timed out; using the message's first words")
         return fallback_title(first_message)
@@ -63,4 +69,4 @@ async def generate_title(model: BaseChatModel, first_message: str, timeout_s: fl
             "title generation failed (%s); using the message's first words", type(exc).__name__
         )
         return fallback_title(first_message)
-    return clean_title(answer.text) or fallback_title(first_message)
+    return clean_title(text) or fallback_title(first_message)

@@ -27,7 +27,7 @@ from langgraph.types import Command
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
-from gns3_copilot_desktop.core.agent.title import generate_title
+from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
@@ -81,14 +81,10 @@ class Turn:
         self._error_chunk: ChatChunk | None = None
         self._approvals: list[ApprovalRequest] = []
         self._started = time.monotonic()
+        self._title_from = title_from
         self._title_task: asyncio.Task[str] | None = None
         self._producer: asyncio.Task[None] | None = None
         self._abort_reason: str | None = None
-        if title_from is not None:
-            # Created here, outside the graph's run, so its tokens never enter the chat stream.
-            self._title_task = asyncio.create_task(
-                generate_title(context.model, title_from, context.limits.title_timeout_s)
-            )
 
     @property
     def config(self) -> RunnableConfig:
@@ -254,8 +250,17 @@ class Turn:
         yield ChatChunk(type="done", elapsed_s=round(self._elapsed(), 3))
 
     async def _title(self) -> str | None:
-        if self._title_task is None:
+        """The new session's title, asked for after the answer: local servers answer one request
+        at a time, and a title asked first made the user wait for it. A stopped turn takes the
+        message's first words instead of another model call."""
+        if self._title_from is None:
             return None
+        if self._abort_reason is not None:
+            return fallback_title(self._title_from)
+        # A task of its own, outside the graph's run, so its tokens never enter the chat stream.
+        self._title_task = asyncio.create_task(
+            generate_title(self._ctx.model, self._title_from, self._ctx.limits.title_timeout_s)
+        )
         try:
             return await self._title_task
         except asyncio.CancelledError:

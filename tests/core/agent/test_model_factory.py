@@ -414,3 +414,30 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+LLAMA_VALIDATION_DUMP = (
+    "1 validation error for ChatCompletionRequestAssistantMessage\ncontent\n"
+    "  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]\n"
+    + "    For further information visit https://errors.pydantic.dev/2.9/v/string_type\n"
+    * 25
+)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("turn", "kind", "fragment"),
+    [
+        # a local server's validation dump: one sentence with the fix, no "try again"
+        (ScriptedTurn.http_error(500, LLAMA_VALIDATION_DUMP), "bad_request", "not help"),
+        # any long provider message stays behind Details
+        (ScriptedTurn.http_error(400, "x" * 1862), "bad_request", "under Details"),
+    ],
+)
+async def test_long_provider_errors_are_one_sentence_with_the_raw_text_as_details(
+    scripted_openai: ScriptedOpenAIServer, turn: ScriptedTurn, kind: str, fragment: str
+) -> None:
+    error = map_provider_error(await _failure(scripted_openai, turn))
+    assert error.kind == kind and fragment in error.user_message
+    assert len(error.user_message) < 400 and "Try again" not in error.user_message
+    assert turn.error is not None and turn.error.message[:200] in error.details

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gns3_copilot_desktop.core.agent.title import TITLE_MAX_TOKENS
 from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
 from tests.helpers.agent import Lab, ServiceFactory, collect, run_context, text_of, types_of
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
@@ -43,8 +44,16 @@ async def test_topology_turn_streams_tool_cards_and_answer(
     usage = [c for c in chunks if c.type == "usage"]
     assert len(usage) == 2 and all(u.usage and u.usage.input_tokens > 0 for u in usage)
 
+    # The title is asked for after the answer (a local server answers one request at a time),
+    # streamed (giving up on it closes the connection) and with a small answer limit.
+    requests = scripted_openai.chat_requests()
+    assert [r.turn_label == "title" for r in requests] == [False, False, True]
+    title_body = requests[-1].body
+    assert title_body["stream"] is True
+    assert title_body.get("max_completion_tokens", title_body.get("max_tokens")) == TITLE_MAX_TOKENS
+
     # The model saw the topology (refreshed on each call) in its system prompt.
-    chat = [r for r in scripted_openai.chat_requests() if r.turn_label != "title"]
+    chat = [r for r in requests if r.turn_label != "title"]
     assert len(chat) == 2
     for request in chat:
         assert "PC1" in request.system_prompt and "PC2" in request.system_prompt

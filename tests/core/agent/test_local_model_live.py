@@ -1,0 +1,136 @@
+"""Real turns against a real local model: llama-cpp-python's server running SmolLM2-135M-Instruct
+(tests/helpers/llama_server.py), through the real AgentService, langchain-openai client and GNS3
+server.
+
+The scripted server pins exact behaviour; these prove the wire format against software we did not
+write. The tiny model's answers and tool calls are often wrong: what is asserted is that a turn
+always ends cleanly (no crash, no 400/500 loop), that nothing changes in the lab without approval,
+and what the model was sent (read through the tap in front of the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.tools import ToolRegistry
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
+from gns3_copilot_desktop.core.protocol import ChatChunk
+from tests.helpers.agent import Lab, ServiceFactory, collect, types_of
+from tests.helpers.llama_server import CONTEXT_WINDOW, MODEL_ALIAS, LlamaServer, Tap
+
+pytestmark = [pytest.mark.gns3, pytest.mark.slow, pytest.mark.asyncio]
+
+# What a broken wire format looks like to the user: the server refused the request.
+WIRE_FAILURES = {"bad_request", "provider", "malformed", "auth"}
+
+
+def _context(lab: Lab, tap: Tap, *, max_tokens: int, **limits: Any) -> RunContext:
+    config = LlmConfig(
+        provider="openai_compatible",
+        model=MODEL_ALIAS,
+        base_url=tap.base_url,
+        server="llama_cpp_python",
+        max_tokens=max_tokens,
+        context_window=CONTEXT_WINDOW,
+        timeout_s=180,
+        max_retries=0,
+    )
+    base = limits_for(config, heartbeat_interval_s=0)
+    return RunContext(
+        client=lab.client,
+        project_id=lab.project.project_id,
+        model=create_base_model(config),
+        server_url=lab.client.base_url,
+        limits=base.__class__(**{**base.__dict__, **limits}),
+    )
+
+
+def _wire_failures(chunks: list[ChatChunk]) -> list[str]:
+    return [
+        f"{c.error_kind}: {c.error}"
+        for c in chunks
+        if c.type == "error" and c.error_kind in WIRE_FAILURES
+    ]
+
+
+async def test_a_plain_answer_then_a_follow_up_that_carries_the_first_turn(
+    lab: Lab, llama_server: LlamaServer, llama_tap: Tap, make_service: ServiceFactory
+) -> None:
+    service = await make_service(project_id=lab.project.project_id)
+    session = await service.create_session()
+    ctx = _context(lab, llama_tap, max_tokens=48)
+
+    first = await collect(
+        service.stream_chat("Say hello to the network students.", session.id, context=ctx)
+    )
+    assert types_of(first)[-1] == "done" and not _wire_failures(first)
+    assert [c for c in first if c.type == "title"], "a title was made (after the answer)"
+    requests = llama_tap.chat_requests()
+    # the title is the last request of the turn; the answer's requests carry the tools
+    assert not requests[-1].tool_names and all(r.tool_names for r in requests[:-1])
+    for request in requests:
+        assert "max_completion_tokens" not in request.body  # llama.cpp ignores that name
+        assert request.body["max_tokens"] in (48, 32)
+    assert all(r.body.get("tool_choice") == "auto" for r in requests[:-1])
+
+    llama_tap.requests.clear()
+    second = await collect(service.stream_chat("What did I ask you?", session.id, context=ctx))
+    assert types_of(second)[-1] == "done" and not _wire_failures(second)
+    follow_up = llama_tap.chat_requests()[0]
+    assert "Say hello to the network students." in follow_up.text()
+
+
+async def test_a_tool_turn_never_changes_the_lab_without_approval(
+    lab: Lab, llama_server: LlamaServer, llama_tap: Tap, make_service: ServiceFactory
+) -> None:
+    service = await make_service(project_id=lab.project.project_id, tools=network_registry())
+    session = await service.create_session()
+    ctx = _context(lab, llama_tap, max_tokens=64, max_steps=5)
+
+    chunks = await collect(
+        service.stream_chat("Delete the node PC1 from my lab.", session.id, context=ctx)
+    )
+
+    assert types_of(chunks)[-1] == "done" and not _wire_failures(chunks)
+    nodes = {n.name for n in await lab.client.list_nodes(lab.project.project_id)}
+    assert nodes == {"PC1", "PC2"}  # whatever the model asked, nothing ran without approval
+    requests = llama_tap.chat_requests()
+    assert len(requests) <= 6  # bounded by max_steps (+ the title): no retry loop
+    for request in requests:
+        for message in request.messages:
+            if message.get("role") == "assistant" and message.get("tool_calls"):
+                assert message["content"] == ""  # llama-cpp-python answers null with a 500
+    approvals = [c for c in chunks if c.type == "approval_request"]
+    if approvals:
+        pending = await service.pending_approvals(session.id)
+        assert pending and pending[0].tool_name == approvals[0].approvals[0].tool_name
+
+
+async def test_stop_during_generation_closes_the_request(
+    lab: Lab, llama_server: LlamaServer, llama_tap: Tap, make_service: ServiceFactory
+) -> None:
+    service = await make_service(project_id=lab.project.project_id, tools=ToolRegistry([]))
+    session = await service.create_session("Stop test")
+    ctx = _context(lab, llama_tap, max_tokens=1500)
+    log_before = len(llama_server.log_text())
+
+    stream = service.stream_chat("Write a very long essay about routers.", session.id, context=ctx)
+    async for chunk in stream:
+        if chunk.type == "content" and chunk.content:
+            break  # the answer is streaming: the user presses Stop
+    await stream.aclose()
+
+    # the server noticed the closed connection and stopped generating
+    deadline = asyncio.get_running_loop().time() + 30
+    while "Disconnected from client" not in llama_server.log_text()[log_before:]:
+        assert asyncio.get_running_loop().time() < deadline, "the server went on generating"
+        await asyncio.sleep(0.1)
+    # and it answers the next turn (one request at a time: it is free again)
+    short = _context(lab, llama_tap, max_tokens=8)
+    after = await collect(service.stream_chat("Say yes.", session.id, context=short))
+    assert types_of(after)[-1] == "done" and not _wire_failures(after)
