@@ -348,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     keep_conversations_local(os.environ)
     if "--gns3-gui" in args_list:
         return _dispatch("gns3_copilot_desktop.gns3_gui.launch", args_list)
+    if args_list[:1] == ["serve"]:
+        from gns3_copilot_desktop.service.cli import run as serve
+
+        return serve(args_list[1:])
     if "--self-test" in args_list:
         return _dispatch("gns3_copilot_desktop.selftest", args_list)
     options = options_from(parse_args(args_list))

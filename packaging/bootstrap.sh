@@ -27,7 +27,7 @@ fi
 
 case "$flavour" in
     app) extras="" ;;
-    dev) extras="[dev,package,gns3gui]" ;;
+    dev) extras="[dev,package,gns3gui,serve]" ;;
     *) echo "usage: bootstrap.sh app|dev" >&2; exit 2 ;;
 esac
 stamp=.venv/.installed-$flavour

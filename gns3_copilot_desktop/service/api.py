@@ -1,0 +1,467 @@
+"""The Chat API routes, on the same AgentService as the dock.
+
+The design's routes and field names, unchanged::
+
+    POST   /v3/chat/stream                       ChatRequest -> Server-Sent Events of ChatResponse
+    GET    /v3/chat/history/{session_id}?project_id=...
+    GET    /v3/chat/sessions?project_id=...
+    POST   /v3/chat/sessions
+    DELETE /v3/chat/sessions/{session_id}?project_id=...
+
+and, under the same prefix, what the desktop needs and the design lacks::
+
+    POST   /v3/chat/sessions/{session_id}/resume      approval decisions -> Server-Sent Events
+    GET    /v3/chat/sessions/{session_id}/approvals?project_id=...
+    POST   /v3/chat/sessions/{session_id}/abort?project_id=...
+    PATCH  /v3/chat/sessions/{session_id}             {"project_id", "title"?, "pinned"?}
+    GET    /v3/chat/search?project_id=...&q=...
+
+Every request carries the caller's GNS3 login (`auth`); a session belongs to the user who created
+it, and is 404 for anyone else. Events are ``data: {json}\\n\\n`` with unset fields left out and
+non-ASCII text kept as it is. A client that disconnects stops its turn, as Stop does in the dock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
+from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.service import AgentService
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    Gns3AuthError,
+    Gns3NotFoundError,
+    Gns3PermissionError,
+    SessionNotFoundError,
+)
+from gns3_copilot_desktop.core.gns3.client import Gns3Client
+from gns3_copilot_desktop.core.protocol import ChatChunk
+from gns3_copilot_desktop.core.sessions import resolve_db_path
+from gns3_copilot_desktop.service.auth import Authenticator, Caller, NotAuthenticatedError
+from gns3_copilot_desktop.service.owners import SessionOwners
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/v3/chat"
+STOPPED_TEXT = "Stopped: the turn was aborted."
+
+
+# --- request bodies ------------------------------------------------------------------------------
+
+
+class ChatRequest(BaseModel):
+    """The design's ChatRequest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: str = Field(min_length=1, max_length=100_000)
+    session_id: str | None = None
+    """Created when missing (the new id comes back on every chunk)."""
+    project_id: str = Field(min_length=1)
+    stream: bool = True
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    mode: str | None = None
+
+
+class SessionCreate(BaseModel):
+    """``POST /v3/chat/sessions``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: str = Field(min_length=1)
+    title: str | None = None
+    mode: str = "assistant"
+
+
+class SessionUpdate(BaseModel):
+    """``PATCH /v3/chat/sessions/{id}``: rename and pin."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: str = Field(min_length=1)
+    title: str | None = Field(default=None, min_length=1, max_length=200)
+    pinned: bool | None = None
+
+
+class ResumeRequest(BaseModel):
+    """The user's decisions on the calls a paused turn waits for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: str = Field(min_length=1)
+    decisions: list[ApprovalDecision]
+
+
+# --- the service ---------------------------------------------------------------------------------
+
+
+@dataclass
+class ServiceConfig:
+    """What `create_app` needs."""
+
+    gns3_url: str
+    data_dir: Path
+    llm: LlmConfig
+    heartbeat_interval_s: float = 15.0
+    model_factory: Callable[[LlmConfig], BaseChatModel] = field(default=create_base_model)
+
+
+class HttpError(Exception):
+    """An answer other than 2xx, with GNS3's error shape ``{"message": ...}``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class ChatService:
+    """The state behind the routes: authentication, owners, per-project agent services, turns."""
+
+    def __init__(self, config: ServiceConfig) -> None:
+        self.config = config
+        self.auth = Authenticator(config.gns3_url)
+        self._owners: SessionOwners | None = None
+        self._manager = ProjectAgentManager(self._open_service)
+        self._models: dict[float | None, BaseChatModel] = {}
+        self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
+
+    @property
+    def owners(self) -> SessionOwners:
+        assert self._owners is not None, "the service is not started"
+        return self._owners
+
+    async def start(self) -> None:
+        self._owners = await SessionOwners.open(self.config.data_dir)
+
+    async def close(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+        await self._manager.close()
+        if self._owners is not None:
+            await self._owners.close()
+
+    async def _open_service(self, project_id: str) -> AgentService:
+        db_path = resolve_db_path(self.config.gns3_url, project_id, None, self.config.data_dir)
+        return await AgentService.open(db_path, project_id=project_id, tools=network_registry())
+
+    def model(self, temperature: float | None) -> BaseChatModel:
+        """The chat model (one per temperature asked for), built once."""
+        if temperature not in self._models:
+            llm = self.config.llm
+            if temperature is not None:
+                llm = llm.model_copy(update={"temperature": temperature})
+            self._models[temperature] = self.config.model_factory(llm)
+        return self._models[temperature]
+
+    # -- per request --
+
+    async def project_service(self, caller: Caller, project_id: str) -> AgentService:
+        """The project's agent service, once GNS3 confirms the caller sees the project."""
+        async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
+            await client.get_project(project_id)
+        return await self._manager.get(project_id)
+
+    async def owned_session(self, caller: Caller, project_id: str, session_id: str) -> None:
+        if not await self.owners.owns(project_id, session_id, caller.user_id):
+            raise HttpError(404, f"No session {session_id} in project {project_id}.")
+
+    def context(self, caller: Caller, project_id: str, temperature: float | None) -> RunContext:
+        return RunContext(
+            client=Gns3Client(self.config.gns3_url, token=caller.token),
+            project_id=project_id,
+            model=self.model(temperature),
+            server_url=self.config.gns3_url,
+            limits=limits_for(
+                self.config.llm, heartbeat_interval_s=self.config.heartbeat_interval_s
+            ),
+        )
+
+    async def events(
+        self, key: tuple[str, str], context: RunContext, chunks: AsyncIterator[ChatChunk]
+    ) -> AsyncIterator[bytes]:
+        """The turn's chunks as Server-Sent Events. The turn runs in a task of its own, so an
+        abort from another request can stop it; a client that leaves stops it too."""
+        queue: asyncio.Queue[ChatChunk | None] = asyncio.Queue()
+        session_id = key[1]
+
+        async def produce() -> None:
+            try:
+                async for chunk in chunks:
+                    queue.put_nowait(chunk)
+            except asyncio.CancelledError:
+                stopped = ChatChunk(
+                    type="error", error=STOPPED_TEXT, error_kind="cancelled", session_id=session_id
+                )
+                queue.put_nowait(stopped)
+                queue.put_nowait(ChatChunk(type="done", session_id=session_id))
+                raise
+            finally:
+                queue.put_nowait(None)
+                await context.client.aclose()
+
+        if key in self._running and not self._running[key].done():
+            raise HttpError(409, "A turn is already running in this session.")
+        task = asyncio.create_task(produce(), name=f"chat-{session_id}")
+        self._running[key] = task
+        try:
+            while (chunk := await queue.get()) is not None:
+                yield f"data: {chunk.to_json()}\n\n".encode()
+        finally:
+            if self._running.get(key) is task:
+                del self._running[key]
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def abort(self, project_id: str, session_id: str) -> bool:
+        task = self._running.get((project_id, session_id))
+        if task is None or task.done():
+            return False
+        task.cancel()
+        return True
+
+
+# --- routes --------------------------------------------------------------------------------------
+
+
+def _service(request: Request) -> ChatService:
+    service: ChatService = request.app.state.chat
+    return service
+
+
+async def _caller(request: Request) -> Caller:
+    return await _service(request).auth.caller(request.headers.get("authorization"))
+
+
+async def _body(request: Request, model: type[BaseModel]) -> Any:
+    try:
+        raw = await request.body()
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        details = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        raise HttpError(422, f"Invalid request body: {details}") from None
+
+
+def _project(request: Request) -> str:
+    project_id = request.query_params.get("project_id", "")
+    if not project_id:
+        raise HttpError(422, "The query parameter project_id is required.")
+    return project_id
+
+
+def _sse(body: AsyncIterator[bytes]) -> StreamingResponse:
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return StreamingResponse(body, media_type="text/event-stream", headers=headers)
+
+
+async def chat_stream(request: Request) -> Response:
+    caller = await _caller(request)
+    body: ChatRequest = await _body(request, ChatRequest)
+    chat = _service(request)
+    agent = await chat.project_service(caller, body.project_id)
+    if body.session_id is None:
+        info = await agent.create_session(None, body.mode or "assistant")
+        await chat.owners.add(body.project_id, info.id, caller.user_id)
+        session_id = info.id
+    else:
+        session_id = body.session_id
+        await chat.owned_session(caller, body.project_id, session_id)
+    context = chat.context(caller, body.project_id, body.temperature)
+    events = chat.events(
+        (body.project_id, session_id),
+        context,
+        agent.stream_chat(body.message, session_id, context=context),
+    )
+    if body.stream:
+        return _sse(events)
+    collected = [ChatChunk.model_validate_json(e[len(b"data: ") : -2]) async for e in events]
+    return JSONResponse([c.model_dump(mode="json", exclude_none=True) for c in collected])
+
+
+async def resume(request: Request) -> Response:
+    caller = await _caller(request)
+    body: ResumeRequest = await _body(request, ResumeRequest)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    agent = await chat.project_service(caller, body.project_id)
+    await chat.owned_session(caller, body.project_id, session_id)
+    context = chat.context(caller, body.project_id, None)
+    return _sse(
+        chat.events(
+            (body.project_id, session_id),
+            context,
+            agent.resume(session_id, body.decisions, context=context),
+        )
+    )
+
+
+async def history(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    agent = await chat.project_service(caller, project_id)
+    await chat.owned_session(caller, project_id, session_id)
+    result = await agent.get_history(session_id)
+    return JSONResponse(result.model_dump(mode="json", exclude_none=True))
+
+
+async def list_sessions(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    chat = _service(request)
+    agent = await chat.project_service(caller, project_id)
+    mine = await chat.owners.sessions_of(project_id, caller.user_id)
+    sessions = [s for s in await agent.list_sessions() if s.id in mine]
+    return JSONResponse([s.model_dump(mode="json") for s in sessions])
+
+
+async def create_session(request: Request) -> Response:
+    caller = await _caller(request)
+    body: SessionCreate = await _body(request, SessionCreate)
+    chat = _service(request)
+    agent = await chat.project_service(caller, body.project_id)
+    info = await agent.create_session(body.title, body.mode)
+    await chat.owners.add(body.project_id, info.id, caller.user_id)
+    return JSONResponse(info.model_dump(mode="json"), status_code=201)
+
+
+async def update_session(request: Request) -> Response:
+    caller = await _caller(request)
+    body: SessionUpdate = await _body(request, SessionUpdate)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    agent = await chat.project_service(caller, body.project_id)
+    await chat.owned_session(caller, body.project_id, session_id)
+    if body.title is not None:
+        await agent.rename_session(session_id, body.title)
+    if body.pinned is not None:
+        await agent.set_pinned(session_id, body.pinned)
+    info = await agent.store.get_session(session_id)
+    return JSONResponse(info.model_dump(mode="json"))
+
+
+async def delete_session(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    agent = await chat.project_service(caller, project_id)
+    await chat.owned_session(caller, project_id, session_id)
+    chat.abort(project_id, session_id)
+    await agent.delete_session(session_id)
+    await chat.owners.remove(project_id, session_id)
+    return Response(status_code=204)
+
+
+async def approvals(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    agent = await chat.project_service(caller, project_id)
+    await chat.owned_session(caller, project_id, session_id)
+    pending = await agent.pending_approvals(session_id)
+    return JSONResponse([p.model_dump(mode="json", exclude_none=True) for p in pending])
+
+
+async def abort(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    session_id = request.path_params["session_id"]
+    chat = _service(request)
+    await chat.owned_session(caller, project_id, session_id)
+    stopped = chat.abort(project_id, session_id)
+    return JSONResponse({"aborted": stopped})
+
+
+async def search(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    query = request.query_params.get("q", "").strip()
+    if not query:
+        raise HttpError(422, "The query parameter q is required.")
+    chat = _service(request)
+    agent = await chat.project_service(caller, project_id)
+    mine = await chat.owners.sessions_of(project_id, caller.user_id)
+    hits = [h for h in await agent.search_sessions(query) if h.session_id in mine]
+    return JSONResponse([h.model_dump(mode="json") for h in hits])
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"message": message}, status_code=status)
+
+
+async def _http_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HttpError)
+    return _error(exc.status, exc.message)
+
+
+async def _copilot_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, CopilotError)
+    status = 400
+    if isinstance(exc, NotAuthenticatedError | Gns3AuthError):
+        status = 401
+    elif isinstance(exc, Gns3PermissionError):
+        status = 403
+    elif isinstance(exc, Gns3NotFoundError | SessionNotFoundError):
+        status = 404
+    return _error(status, exc.user_message)
+
+
+def create_app(config: ServiceConfig) -> Starlette:
+    """The ASGI application of `gns3-copilot serve`."""
+    chat = ChatService(config)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await chat.start()
+        try:
+            yield
+        finally:
+            await chat.close()
+
+    routes = [
+        Route(f"{PREFIX}/stream", chat_stream, methods=["POST"]),
+        Route(f"{PREFIX}/history/{{session_id}}", history, methods=["GET"]),
+        Route(f"{PREFIX}/sessions", list_sessions, methods=["GET"]),
+        Route(f"{PREFIX}/sessions", create_session, methods=["POST"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}", delete_session, methods=["DELETE"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}", update_session, methods=["PATCH"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}/resume", resume, methods=["POST"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}/approvals", approvals, methods=["GET"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}/abort", abort, methods=["POST"]),
+        Route(f"{PREFIX}/search", search, methods=["GET"]),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HttpError: _http_error, CopilotError: _copilot_error},
+    )
+    app.state.chat = chat
+    return app

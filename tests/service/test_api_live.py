@@ -1,0 +1,447 @@
+"""`gns3-copilot serve` as a client meets it: the real command in a subprocess, the real GNS3
+server, the scripted model; every route over loopback with httpx and an SSE parser, and once with
+plain ``curl -N``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers.gns3_server import Gns3Server, free_port
+from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
+
+pytestmark = pytest.mark.gns3
+
+START_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Service:
+    url: str
+    data_dir: Path
+    output_path: Path
+    model: ScriptedOpenAIServer
+
+    def output(self) -> str:
+        return self.output_path.read_text(errors="replace")
+
+
+@dataclass
+class User:
+    name: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def _wait(condition: Any, timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def _login(server: Gns3Server, username: str, password: str) -> str:
+    response = httpx.post(
+        f"{server.base_url}/v3/access/users/authenticate",
+        json={"username": username, "password": password},
+    )
+    response.raise_for_status()
+    return str(response.json()["access_token"])
+
+
+@pytest.fixture(scope="module")
+def service(gns3_server: Gns3Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    model = ScriptedOpenAIServer().start()
+    model.set_title_responder("Service session")
+    run_dir = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GNS3_COPILOT"))}
+    env.update(
+        HOME=str(run_dir / "home"),
+        OPENAI_API_KEY=model.client_api_key,
+        OPENAI_BASE_URL=model.base_url,
+        NO_PROXY="127.0.0.1,localhost",
+    )
+    output_path = run_dir / "output.log"
+    with output_path.open("wb") as output:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gns3_copilot_desktop",
+                "serve",
+                "--gns3-server",
+                gns3_server.base_url,
+                "--port",
+                str(port),
+                "--data-dir",
+                str(run_dir / "data"),
+                "--model",
+                "openai:gpt-4o-mini",
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            httpx.get(f"{url}/v3/chat/sessions", timeout=1)
+            break
+        except httpx.HTTPError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"serve did not start:\n{output_path.read_text()}") from None
+            time.sleep(0.1)
+    try:
+        yield Service(url, run_dir / "data", output_path, model)
+    finally:
+        process.terminate()
+        process.wait(15)
+        model.stop()
+
+
+@pytest.fixture(scope="module")
+def admin(gns3_server: Gns3Server) -> User:
+    return User("admin", _login(gns3_server, gns3_server.username, gns3_server.password))
+
+
+@pytest.fixture(scope="module")
+def student(gns3_server: Gns3Server, admin: User) -> User:
+    """A second GNS3 user, made through GNS3's own API."""
+    name, password = f"student{secrets.token_hex(3)}", secrets.token_urlsafe(12)
+    made = httpx.post(
+        f"{gns3_server.base_url}/v3/access/users",
+        json={"username": name, "password": password, "email": f"{name}@students.gns3-lab.org"},
+        headers=admin.headers,
+    )
+    assert made.status_code == 201, made.text
+    return User(name, _login(gns3_server, name, password))
+
+
+@pytest.fixture(scope="module")
+def shared_project(
+    gns3_server: Gns3Server, admin: User, student: User, project: dict[str, Any]
+) -> dict[str, Any]:
+    """The project, shared with the student: GNS3's "User" role on it (an ACE), so GNS3 lets
+    both in and only the service's ownership keeps their sessions apart."""
+    base = f"{gns3_server.base_url}/v3/access"
+    role = next(
+        r for r in httpx.get(f"{base}/roles", headers=admin.headers).json() if r["name"] == "User"
+    )
+    me = httpx.get(f"{base}/users/me", headers=student.headers).json()
+    ace = {
+        "ace_type": "user",
+        "path": f"/projects/{project['project_id']}",
+        "user_id": me["user_id"],
+        "role_id": role["role_id"],
+        "propagate": True,
+        "allowed": True,
+    }
+    made = httpx.post(f"{base}/acl", json=ace, headers=admin.headers)
+    assert made.status_code == 201, made.text
+    seen = httpx.get(
+        f"{gns3_server.base_url}/v3/projects/{project['project_id']}", headers=student.headers
+    )
+    assert seen.status_code == 200, seen.text
+    return project
+
+
+@pytest.fixture(scope="module")
+def project(gns3_server: Gns3Server, admin: User) -> Iterator[dict[str, Any]]:
+    url = f"{gns3_server.base_url}/v3/projects"
+    response = httpx.post(
+        url,
+        json={"name": f"serve-{secrets.token_hex(3)}", "auto_close": False},
+        headers=admin.headers,
+    )
+    response.raise_for_status()
+    made: dict[str, Any] = response.json()
+    yield made
+    httpx.delete(f"{url}/{made['project_id']}", headers=admin.headers)
+
+
+def sse_events(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """Parse Server-Sent Events: ``data: {json}`` lines, events separated by blank lines."""
+    events: list[dict[str, Any]] = []
+    data: list[str] = []
+    for line in lines:
+        if line.startswith("data: "):
+            data.append(line[len("data: ") :])
+        elif line == "" and data:
+            events.append(json.loads("\n".join(data)))
+            data = []
+    assert not data, "the stream ended inside an event"
+    return events
+
+
+@dataclass
+class Streamed:
+    status: int
+    content_type: str
+    raw: bytes
+    events: list[dict[str, Any]]
+
+
+def _stream(service: Service, user: User, body: dict[str, Any]) -> Streamed:
+    with httpx.stream(
+        "POST", f"{service.url}/v3/chat/stream", json=body, headers=user.headers, timeout=60
+    ) as response:
+        raw = b"".join(response.iter_bytes())
+    events = sse_events(raw.decode().split("\n")) if response.status_code == 200 else []
+    return Streamed(response.status_code, response.headers["content-type"], raw, events)
+
+
+def test_a_turn_streams_the_designs_chunks_and_creates_the_session(
+    service: Service, admin: User, project: dict[str, Any]
+) -> None:
+    service.model.push(
+        ScriptedTurn.tool("get_topology", {}, id="call_topo"),
+        ScriptedTurn.text("Le projet est vide — 空的项目.", chunks=3),
+    )
+    body = {"message": "What is in my lab?", "project_id": project["project_id"]}
+    response = _stream(service, admin, body)
+    events = response.events
+    assert response.status == 200
+    assert response.content_type.startswith("text/event-stream")
+    types = [e["type"] for e in events]
+    assert types[-1] == "done" and "error" not in types
+    assert types.index("tool_call") < types.index("tool_start") < types.index("tool_end")
+    session_id = events[0]["session_id"]
+    assert all(e["session_id"] == session_id for e in events)
+    # the design's field names, unset fields left out
+    call = next(e for e in events if e["type"] == "tool_call")
+    assert call["tool_call"]["type"] == "function"
+    assert call["tool_call"]["function"]["name"] == "get_topology"
+    assert set(call["tool_call"]) >= {"id", "type", "function"}
+    end = next(e for e in events if e["type"] == "tool_end")
+    assert end["tool_name"] == "get_topology" and "tool_output" in end and end["status"] == "ok"
+    assert all(v is not None for e in events for v in e.values())
+    assert "".join(e.get("content", "") for e in events if e["type"] == "content") == (
+        "Le projet est vide — 空的项目."
+    )
+    # non-ASCII is kept as it is on the wire
+    assert "空".encode() in response.raw and b"\\u" not in response.raw
+
+    history = httpx.get(
+        f"{service.url}/v3/chat/history/{session_id}",
+        params={"project_id": project["project_id"]},
+        headers=admin.headers,
+    ).json()
+    assert [m["role"] for m in history["messages"]] == ["user", "assistant", "tool", "assistant"]
+    listed = httpx.get(
+        f"{service.url}/v3/chat/sessions",
+        params={"project_id": project["project_id"]},
+        headers=admin.headers,
+    ).json()
+    assert session_id in {s["id"] for s in listed}
+
+
+def test_curl_reads_the_stream_as_it_comes(
+    service: Service, admin: User, project: dict[str, Any]
+) -> None:
+    curl = shutil.which("curl")
+    if curl is None:
+        pytest.skip("curl is not installed")
+    service.model.push(ScriptedTurn.text("Hello from the service.", chunks=4))
+    body = json.dumps({"message": "hi", "project_id": project["project_id"]})
+    out = subprocess.run(
+        [
+            curl,
+            "-sN",
+            "-X",
+            "POST",
+            f"{service.url}/v3/chat/stream",
+            "-H",
+            f"Authorization: Bearer {admin.token}",
+            "-H",
+            "Content-Type: application/json",
+            "--data",
+            body,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    frames = [f for f in out.stdout.split("\n\n") if f]
+    assert all(f.startswith("data: {") for f in frames)
+    events = [json.loads(f[len("data: ") :]) for f in frames]
+    assert events[-1]["type"] == "done"
+    assert "".join(e.get("content", "") for e in events) == "Hello from the service."
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "status"),
+    [
+        ({}, {"message": "hi", "project_id": "p"}, 401),
+        ({"Authorization": "Bearer not-a-token"}, {"message": "hi", "project_id": "p"}, 401),
+        (None, {"message": "", "project_id": "p"}, 422),
+        (None, {"project_id": "p"}, 422),
+        (None, {"message": "hi", "project_id": "p", "unknown": 1}, 422),
+        (None, {"message": "hi", "project_id": "00000000-0000-0000-0000-000000000000"}, 404),
+    ],
+)
+def test_errors_have_their_status_and_a_message(
+    service: Service, admin: User, headers: dict[str, str] | None, body: dict[str, Any], status: int
+) -> None:
+    response = httpx.post(
+        f"{service.url}/v3/chat/stream",
+        json=body,
+        headers=admin.headers if headers is None else headers,
+    )
+    assert response.status_code == status
+    assert response.json()["message"]
+
+
+def test_sessions_belong_to_their_user(
+    service: Service, admin: User, student: User, shared_project: dict[str, Any]
+) -> None:
+    pid = shared_project["project_id"]
+    made = httpx.post(
+        f"{service.url}/v3/chat/sessions",
+        json={"project_id": pid, "title": "Admin's notes"},
+        headers=admin.headers,
+    )
+    assert made.status_code == 201
+    sid = made.json()["id"]
+    theirs = {"project_id": pid}
+    for method, path, kwargs in [
+        ("GET", f"/v3/chat/history/{sid}", {"params": theirs}),
+        ("DELETE", f"/v3/chat/sessions/{sid}", {"params": theirs}),
+        ("PATCH", f"/v3/chat/sessions/{sid}", {"json": {**theirs, "title": "mine now"}}),
+        ("GET", f"/v3/chat/sessions/{sid}/approvals", {"params": theirs}),
+        (
+            "POST",
+            "/v3/chat/stream",
+            {"json": {"message": "hi", "project_id": pid, "session_id": sid}},
+        ),
+    ]:
+        response = httpx.request(method, service.url + path, headers=student.headers, **kwargs)
+        assert response.status_code == 404, (method, path, response.text)
+    listed = httpx.get(f"{service.url}/v3/chat/sessions", params=theirs, headers=student.headers)
+    assert listed.status_code == 200 and sid not in {s["id"] for s in listed.json()}
+    found = httpx.get(
+        f"{service.url}/v3/chat/search", params={**theirs, "q": "notes"}, headers=student.headers
+    )
+    assert found.status_code == 200 and found.json() == []
+    # a session of the student's own is the student's
+    own = httpx.post(
+        f"{service.url}/v3/chat/sessions", json={"project_id": pid}, headers=student.headers
+    ).json()
+    admin_list = httpx.get(f"{service.url}/v3/chat/sessions", params=theirs, headers=admin.headers)
+    assert own["id"] not in {s["id"] for s in admin_list.json()}
+    # the owner still has it, untouched
+    mine = httpx.get(f"{service.url}/v3/chat/history/{sid}", params=theirs, headers=admin.headers)
+    assert mine.status_code == 200
+    renamed = httpx.patch(
+        f"{service.url}/v3/chat/sessions/{sid}",
+        json={**theirs, "title": "Renamed", "pinned": True},
+        headers=admin.headers,
+    ).json()
+    assert renamed["title"] == "Renamed" and renamed["pinned"] is True
+    deleted = httpx.delete(
+        f"{service.url}/v3/chat/sessions/{sid}", params=theirs, headers=admin.headers
+    )
+    assert deleted.status_code == 204
+    gone = httpx.get(f"{service.url}/v3/chat/history/{sid}", params=theirs, headers=admin.headers)
+    assert gone.status_code == 404
+
+
+SWITCH = {"name": "SW-API", "template": "Ethernet switch"}
+REJECT_MAKE = {"tool_call_id": "call_make", "action": "reject", "reason": "not now"}
+
+
+def test_a_change_waits_for_approval_and_resumes_over_the_api(
+    service: Service, admin: User, project: dict[str, Any], gns3_server: Gns3Server
+) -> None:
+    pid = project["project_id"]
+    service.model.push(
+        ScriptedTurn.tool(
+            "create_nodes",
+            {"nodes": [{"name": "SW-API", "template": "Ethernet switch"}]},
+            id="call_make",
+        ),
+    )
+    events = _stream(service, admin, {"message": "Add a switch", "project_id": pid}).events
+    assert [e["type"] for e in events][-1] == "done"
+    request = next(e for e in events if e["type"] == "approval_request")
+    sid = events[0]["session_id"]
+    pending = httpx.get(
+        f"{service.url}/v3/chat/sessions/{sid}/approvals",
+        params={"project_id": pid},
+        headers=admin.headers,
+    ).json()
+    assert (
+        [p["tool_call_id"] for p in pending]
+        == ["call_make"]
+        == [a["tool_call_id"] for a in request["approvals"]]
+    )
+    nodes = httpx.get(f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=admin.headers)
+    assert "SW-API" not in {n["name"] for n in nodes.json()}  # nothing ran without approval
+    service.model.push(ScriptedTurn.text("Rejected, nothing was added."))
+    with httpx.stream(
+        "POST",
+        f"{service.url}/v3/chat/sessions/{sid}/resume",
+        json={"project_id": pid, "decisions": [REJECT_MAKE]},
+        headers=admin.headers,
+        timeout=60,
+    ) as resumed:
+        after = sse_events(resumed.iter_lines())
+    assert after[-1]["type"] == "done"
+    end = next(e for e in after if e["type"] == "tool_end")
+    assert end["status"] == "rejected"
+    nodes = httpx.get(f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=admin.headers)
+    assert "SW-API" not in {n["name"] for n in nodes.json()}
+
+
+def test_a_client_that_leaves_stops_its_turn_and_abort_stops_another(
+    service: Service, admin: User, project: dict[str, Any]
+) -> None:
+    pid = project["project_id"]
+    service.model.push(ScriptedTurn.stalled("Thinking about it", stall_after_chunks=2))
+    before = service.model.disconnects
+    with httpx.stream(
+        "POST",
+        f"{service.url}/v3/chat/stream",
+        json={"message": "long one", "project_id": pid},
+        headers=admin.headers,
+        timeout=30,
+    ) as response:
+        first = json.loads(
+            next(line for line in response.iter_lines() if line.startswith("data: "))[6:]
+        )
+    # the client is gone: the service stops the turn and closes the model's stream
+    _wait(lambda: service.model.disconnects > before, 15, "the model's stream to be closed")
+    sid = first["session_id"]
+    history = httpx.get(
+        f"{service.url}/v3/chat/history/{sid}", params={"project_id": pid}, headers=admin.headers
+    )
+    assert history.status_code == 200 and history.json()["messages"][0]["content"] == "long one"
+
+
+def test_the_token_is_never_written(service: Service, admin: User, student: User) -> None:
+    for path in service.data_dir.rglob("*"):
+        if path.is_file():
+            raw = path.read_bytes()
+            assert admin.token.encode() not in raw and student.token.encode() not in raw, path
+    assert admin.token not in service.output() and student.token not in service.output()
+    assert oct(service.data_dir.stat().st_mode & 0o777) == "0o700"
