@@ -548,17 +548,17 @@ def _output_of(screen: str, command: str) -> str:
     """The lines between the command's echo and the final prompt, blank edges removed.
 
     A console that was still printing when the command arrived echoes it twice (the typed
-    characters, then the redrawn prompt and line), so consecutive echo lines all go.
+    characters, then the redrawn prompt and line), sometimes with blank lines between: every echo
+    and blank line before the first line of output goes.
     """
     lines = [line.rstrip() for line in screen.split("\n")[:-1]]
     wanted = _squash(command)[-24:]
     if wanted:
         echoes = [i for i, line in enumerate(lines) if _squash(line).endswith(wanted)]
         if echoes:
-            last = echoes[0]
-            while last + 1 < len(lines) and _squash(lines[last + 1]).endswith(wanted):
-                last += 1
-            lines = lines[last + 1 :]
+            lines = lines[echoes[0] + 1 :]
+            while lines and (not lines[0] or _squash(lines[0]).endswith(wanted)):
+                lines.pop(0)
     while lines and not lines[0]:
         lines.pop(0)
     while lines and not lines[-1]:

@@ -266,3 +266,14 @@ async def test_kind_specific_refusals_apply_once_the_console_is_known(
         with pytest.raises(CommandRefusedError, match="quit ends the VPCS process"):
             await console.run_commands(["quit"])
     assert "quit" not in device.received
+
+
+def test_every_echo_before_the_output_goes_even_with_blank_lines_between() -> None:
+    """Seen on the real VPCS: the typed echo, a blank line, then the redrawn line."""
+    from gns3_copilot_desktop.core.devices.console import _output_of
+
+    screen = "ping 192.0.2.1 -c 2\n\nPC2> ping 192.0.2.1 -c 2\n192.0.2.1 icmp_seq=1\n\nPC2> "
+    assert _output_of(screen, "ping 192.0.2.1 -c 2") == "192.0.2.1 icmp_seq=1"
+    # output that merely mentions the command later is kept
+    later = "show ip\nNAME : PC1\nlast: show ip\nPC1> "
+    assert _output_of(later, "show ip") == "NAME : PC1\nlast: show ip"
