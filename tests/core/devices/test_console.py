@@ -268,7 +268,7 @@ async def test_kind_specific_refusals_apply_once_the_console_is_known(
     assert "quit" not in device.received
 
 
-def test_every_echo_before_the_output_goes_even_with_blank_lines_between() -> None:
+async def test_every_echo_before_the_output_goes_even_with_blank_lines_between() -> None:
     """Seen on the real VPCS: the typed echo, a blank line, then the redrawn line."""
     from gns3_copilot_desktop.core.devices.console import _output_of
 
