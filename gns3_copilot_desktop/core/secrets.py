@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -224,6 +225,15 @@ class SecretStore:
 
     # --- plumbing --------------------------------------------------------------------------
 
+    async def database_key(self) -> bytes:
+        """This installation's key that signs the conversation databases it creates, made on
+        first use. With a memory-only store it lives as long as the process."""
+        value = await self._get(_DATABASE_KEY)
+        if not value:
+            value = secrets.token_hex(32)
+            await self._set(_DATABASE_KEY, value)
+        return bytes.fromhex(value)
+
     async def _get_credential(self, entry: _Entry) -> DeviceCredential | None:
         raw = await self._get(entry, register=False)
         if raw is None:
@@ -309,6 +319,13 @@ def _require(value: str, name: str) -> str:
     if not value:
         raise ValueError(f"{name} must not be empty")
     return value
+
+
+_DATABASE_KEY = _Entry(
+    service=f"{SERVICE_PREFIX}:database-key",
+    username="installation",
+    what="key that marks this computer's conversation databases",
+)
 
 
 def _jwt_entry(server_url: str, username: str) -> _Entry:

@@ -167,6 +167,9 @@ class Settings(_NoSecrets):
         default_factory=dict, description="'server_url|project_id' -> tool names run unasked."
     )
     compact_tool_cards: bool = False
+    conversations_in_project: bool = True
+    """Keep a project's conversations in its folder (they travel with GNS3 exports), else in the
+    app's private data folder."""
     language: str | None = None
     device_refused_patterns: list[str] = Field(
         default_factory=list,

@@ -423,11 +423,19 @@ class Workspace:
         from gns3_copilot_desktop.core.sessions.location import resolve_db_path
 
         project_path = await self._project_path(project_id)
+        if not self.settings.conversations_in_project:
+            project_path = None  # the app's private data folder
         db_path = await asyncio.to_thread(
             resolve_db_path, self.server_url, project_id, project_path, self.paths.data_dir
         )
         log.info("opening the sessions of project %s", project_id)
-        return await AgentService.open(db_path, project_id=project_id, tools=self.tools())
+        return await AgentService.open(
+            db_path,
+            project_id=project_id,
+            tools=self.tools(),
+            owner_key=await self.secrets.database_key(),
+            trust_unsigned=db_path.is_relative_to(self.paths.data_dir),
+        )
 
     def tools(self) -> ToolRegistry:
         """Every tool the app ships: read, change, capture and device tools (built once)."""

@@ -449,6 +449,9 @@ class CopilotHeader(QWidget):
     async def _reload_panel(self) -> None:
         try:
             await self.panel.start()
+            notices = await self.backend.project_notices()
+            if notices:
+                self._show_message("\n".join(notices))
         except ServicesClosedError:
             raise  # logged out or closing while the sessions loaded: the whole step ends quietly
         except CopilotError as exc:

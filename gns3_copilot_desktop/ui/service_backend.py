@@ -58,6 +58,14 @@ class ServiceBackend:
             )
         return project_id, await self.workspace.service(project_id)
 
+    async def project_notices(self) -> list[str]:
+        """What the user must be told about the project's conversation database (one that came
+        from another computer, a damaged one replaced), once per opening."""
+        _, service = await self._service()
+        notices = [_notice_text(n.kind, str(n.path)) for n in service.store.notices]
+        service.store.notices = []
+        return notices
+
     # --- chat -------------------------------------------------------------------------------
 
     def stream_chat(self, message: str, session_id: str) -> AsyncIterator[ChatChunk]:
@@ -249,3 +257,18 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
     except ValueError:
         return {"arguments": raw}
     return value if isinstance(value, dict) else {"arguments": value}
+
+
+def _notice_text(kind: str, path: str) -> str:
+    if kind == "foreign":
+        return QCoreApplication.translate(
+            "ServiceBackend",
+            "This project came with conversations from another computer. They were not opened "
+            "(a shared file could make the app run something); this computer keeps its own "
+            "beside them.",
+        )
+    return QCoreApplication.translate(
+        "ServiceBackend",
+        "The conversations of this project could not be read; the file was kept as %1 and a "
+        "new one started.",
+    ).replace("%1", path)

@@ -335,67 +335,67 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="515" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="515" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="518" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="519" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="522" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="567" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="567" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="570" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="573" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="576" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="580" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="589" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="592" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -566,6 +566,16 @@
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="264" />
+        <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
+        <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="270" />
+        <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
+        <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
+    </message>
 </context><context>
     <name>SessionsPanel</name>
     <message>
@@ -706,208 +716,218 @@
 </context><context>
     <name>SettingsDialog</name>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="76" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="75" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="74" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="83" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="86" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="89" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="112" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="120" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="127" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="177" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="131" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="149" />
         <source>Stored in the OS keyring</source>
         <translation>保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="155" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
         <source>Detect Ollama models</source>
         <translation>检测 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="177" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="186" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="262" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="263" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="265" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="301" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="331" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="342" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="343" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="354" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="366" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="385" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="391" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="392" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="395" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="428" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="429" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="432" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="438" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="444" />
+        <source>Keep conversations in the project's folder</source>
+        <translation>将对话保存在项目文件夹中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="451" />
+        <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
+        <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="460" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="465" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>

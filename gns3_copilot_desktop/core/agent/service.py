@@ -34,6 +34,7 @@ from gns3_copilot_desktop.core.agent.turn import (
 from gns3_copilot_desktop.core.errors import CopilotError, SessionNotFoundError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
+from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -66,9 +67,12 @@ class AgentService:
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
+        owner_key: bytes | None = None,
+        trust_unsigned: bool = False,
     ) -> AgentService:
-        """Open the project's database and build the service on it."""
-        store = await SessionStore.open(db_path)
+        """Open the project's database and build the service on it (``owner_key`` and
+        ``trust_unsigned``: see `SessionStore.open`)."""
+        store = await SessionStore.open(db_path, owner_key=owner_key, trust_unsigned=trust_unsigned)
         return cls(store, project_id=project_id, tools=tools)
 
     @property
@@ -136,8 +140,13 @@ class AgentService:
                 yield chunk
 
     async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
-        """The tool calls a paused turn of this session waits on."""
-        snapshot = await self._graph.aget_state(_config(session_id))
+        """The tool calls a paused turn of this session waits on (none when its saved state
+        cannot be read: nothing from it is trusted)."""
+        try:
+            snapshot = await self._graph.aget_state(_config(session_id))
+        except UnreadableCheckpointError as exc:
+            log.warning("session %s: %s", session_id, exc.user_message)
+            return []
         approvals: list[ApprovalRequest] = []
         for item in snapshot.interrupts:
             if isinstance(item.value, dict):

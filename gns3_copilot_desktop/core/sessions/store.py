@@ -18,13 +18,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 import aiosqlite
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -42,8 +44,16 @@ from gns3_copilot_desktop.core.sessions.models import (
     SessionSearchHit,
     TranscriptMessage,
 )
+from gns3_copilot_desktop.core.sessions.ownership import (
+    OWNER_TABLE,
+    Ownership,
+    own_path_beside,
+    ownership,
+    sign_sql,
+)
 from gns3_copilot_desktop.core.sessions.recovery import Recovery, corruption_reason, move_aside
 from gns3_copilot_desktop.core.sessions.search import build_match_query
+from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 
 __all__ = ["SessionStore", "resolve_db_path"]
 
@@ -107,15 +117,38 @@ class SessionStore:
         self.db_path = db_path
         self._recovery = recovery
         self._closed = False
+        self.notices: list[StoreNotice] = []
+        """What the user must be told about this database (a foreign one beside it, a repair)."""
+        self.foreign_db: Path | None = None
+        """A database that came from elsewhere, left untouched beside this one."""
 
     # --- lifecycle ---------------------------------------------------------------------------
 
     @classmethod
     async def open(
-        cls, db_path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S
+        cls,
+        db_path: Path,
+        *,
+        busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S,
+        owner_key: bytes | None = None,
+        trust_unsigned: bool = False,
     ) -> SessionStore:
-        """Open (or create) the project's database; a corrupt file is moved aside first."""
+        """Open (or create) the project's database; a corrupt file is moved aside first.
+
+        With ``owner_key`` a database this installation did not make (`ownership`) is left as it
+        is and a database of our own is opened beside it; ``trust_unsigned`` adopts an unmarked
+        file instead (one in the app's private data folder, from before databases were marked).
+        What the user must be told is in `notices`.
+        """
         db_path = Path(db_path)
+        notices: list[StoreNotice] = []
+        foreign: Path | None = None
+        if owner_key is not None:
+            db_path, foreign = await asyncio.to_thread(
+                _own_database, db_path, owner_key, trust_unsigned
+            )
+            if foreign is not None:
+                notices.append(StoreNotice("foreign", FOREIGN_TEXT, foreign))
         try:
             recovery = await asyncio.to_thread(_recover_if_corrupt, db_path, busy_timeout_s)
             conn = await aiosqlite.connect(db_path, timeout=busy_timeout_s)
@@ -125,9 +158,11 @@ class SessionStore:
             ) from exc
         try:
             await _configure(conn, busy_timeout_s)
-            checkpointer = AsyncSqliteSaver(conn)
+            checkpointer = AsyncSqliteSaver(conn, serde=StrictSerializer())
             await checkpointer.setup()
             await _migrate(conn)
+            if owner_key is not None:
+                await _sign(conn, owner_key)
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, sqlite3.Error):
@@ -139,7 +174,11 @@ class SessionStore:
             log.warning(
                 "Session database was corrupt, moved to %s: %s", recovery.moved_to, recovery.reason
             )
-        return cls(conn, checkpointer, db_path, recovery)
+            notices.append(StoreNotice("recovered", recovered_text(recovery), recovery.moved_to))
+        store = cls(conn, checkpointer, db_path, recovery)
+        store.notices = notices
+        store.foreign_db = foreign
+        return store
 
     async def close(self) -> None:
         """Close the connection (idempotent). The checkpointer is unusable afterwards."""
@@ -483,6 +522,79 @@ async def _prune_namespace(conn: aiosqlite.Connection, sid: str, ns: str, keep: 
         params,
     )
     return max(cur.rowcount, 0)
+
+
+FOREIGN_TEXT = (
+    "This project came with conversations from another computer. They are not opened as "
+    "conversations of yours (a shared file could make the app run something); this computer "
+    "keeps its own beside them."
+)
+
+
+def recovered_text(recovery: Recovery) -> str:
+    """The sentence that tells the user a damaged database was replaced."""
+    return (
+        "The conversations of this project could not be read; the file was kept as "
+        f"{recovery.moved_to} and a new one started."
+    )
+
+
+@dataclass(frozen=True)
+class StoreNotice:
+    """Something about the project's database the user must be told."""
+
+    kind: Literal["foreign", "recovered"]
+    text: str
+    path: Path
+
+
+def _own_database(path: Path, key: bytes, trust_unsigned: bool) -> tuple[Path, Path | None]:
+    """The database to open for ``path``, and the foreign one found there (if any)."""
+    foreign: Path | None = None
+    for _ in range(3):  # the file beside a foreign one may be foreign too
+        state = ownership(path, key)
+        if state is not Ownership.FOREIGN or (trust_unsigned and not _has_mark(path)):
+            break
+        foreign = foreign or path
+        path = own_path_beside(path)
+    else:
+        raise SessionStoreError(f"No database of this computer can be made beside {foreign}.")
+    _private(path)
+    return path, foreign
+
+
+def _has_mark(path: Path) -> bool:
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            found = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (OWNER_TABLE,)
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return True  # unreadable: never adopt it
+    return found is not None
+
+
+def _private(path: Path) -> None:
+    """Folder 0700, database file 0600 (SQLite gives its -wal and -shm the file's mode)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with contextlib.suppress(OSError):
+        os.chmod(path.parent, 0o700)
+    path.touch(mode=0o600, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+
+
+async def _sign(conn: aiosqlite.Connection, key: bytes) -> None:
+    """Mark a database of ours that has no mark yet."""
+    create, insert, values = sign_sql(key)
+    await conn.execute(create)
+    async with conn.execute(f"SELECT 1 FROM {OWNER_TABLE} WHERE id = 1") as cursor:
+        if await cursor.fetchone() is None:
+            await conn.execute(insert, values)
+    await conn.commit()
 
 
 def _recover_if_corrupt(db_path: Path, busy_timeout_s: float) -> Recovery | None:
