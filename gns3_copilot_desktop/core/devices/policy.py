@@ -30,6 +30,7 @@ regular expression is matched as literal text, so a typo cannot switch the check
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -81,8 +82,18 @@ _IOS_RULES = (
     _Keywords((("load", 4), ("factory-default", 4)), "load factory-default wipes the config"),
 )
 
-_SHELL_SPLIT_RE = re.compile(r"\s*(?:;|&&|\|\||\||&(?!>))\s*")
-_PREFIXES = frozenset({"sudo", "doas", "nohup", "exec", "busybox", "command", "env"})
+_SHELL_SPLIT_RE = re.compile(r"\s*(?:;|&&|\|\||\||&(?!>)|\n|`|\$\(|\))\s*")
+_PREFIXES = frozenset(
+    {"sudo", "doas", "nohup", "exec", "busybox", "command", "env", "builtin", "xargs", "time",
+     "nice", "ionice", "setsid", "stdbuf", "chroot", "unbuffer", "then", "do", "else", "timeout",
+     "!", "{", "("}
+)  # fmt: skip
+# Prefixes that take a value before the command (timeout 5 reboot, nice -n 5 reboot).
+_VALUED_PREFIXES = {"timeout": 1, "nice": 0, "ionice": 0, "stdbuf": 0, "chroot": 1}
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh", "busybox"})
+_SYSTEMD_STOP_RE = re.compile(
+    r"^(?:poweroff|halt|reboot|kexec|rescue|emergency|soft-reboot)(?:\.target)?$"
+)
 _HALTERS = frozenset({"poweroff", "halt", "reboot"})
 _DISK_TOOLS = frozenset({"mke2fs", "mkswap", "wipefs", "sfdisk", "shred", "blkdiscard"})
 _ROOTISH_RE = re.compile(r"^(?:/+\.?|/\*|/[^/\s]+/?\*?|~/?\*?|\$home/?\*?|\$\{home\}/?)$")
@@ -95,6 +106,8 @@ _LINE_RULES = (
     ),
     (re.compile(r":\(\)\s*\{.*:\s*\|\s*:\s*&.*\}"), "a fork bomb takes the host down"),
     (re.compile(r"^copy\b.*\s/erase\b"), "copy /erase erases the destination file system"),
+    (re.compile(r"/proc/sysrq-trigger"), "sysrq triggers reboot, power off or crash the host"),
+    (re.compile(r"/sys/power/state|/proc/sys/kernel/panic"), "that file powers off the host"),
 )
 
 
@@ -122,16 +135,42 @@ def _check_ios(words: list[str]) -> str | None:
 
 
 def _strip_prefixes(words: list[str]) -> list[str]:
-    while words and (words[0] in _PREFIXES or ("=" in words[0] and words[0][0] != "-")):
-        words = words[1:]
+    while words:
+        head = words[0]
+        if head in _PREFIXES:
+            words = words[1:]
+            # a prefix's own options and value (timeout 5, nice -n 10, env -i, sudo -u root)
+            while words and words[0].startswith("-"):
+                words = words[2:] if words[0] in ("-n", "-u", "-g", "-c", "-s") else words[1:]
+            skip = _VALUED_PREFIXES.get(head, 0)
+            words = words[skip:]
+        elif "=" in head and head[0] != "-":
+            words = words[1:]  # VAR=value before the command
+        else:
+            break
     return words
 
 
-def _check_shell_part(words: list[str], kind: DeviceKind) -> str | None:
+def _shell_words(part: str) -> list[str]:
+    """The words a shell would see: quotes and backslashes removed (``'rm'``, ``\\rm``,
+    ``"r"m`` are all ``rm``); unbalanced quoting falls back to dropping the quote marks."""
+    try:
+        return shlex.split(part, posix=True)
+    except ValueError:
+        return part.replace("'", "").replace('"', "").replace("\\", "").split()
+
+
+def _check_shell_part(words: list[str], kind: DeviceKind, depth: int = 0) -> str | None:
     words = _strip_prefixes(words)
     if not words:
         return None
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if program in _SHELLS and depth < 3:
+        for index, arg in enumerate(args[:-1]):
+            if arg.startswith("-") and "c" in arg:  # sh -c '...'
+                return _check_line(args[index + 1], kind, depth + 1)
+    if program == "eval" and depth < 3:
+        return _check_line(" ".join(args), kind, depth + 1)
     flags = "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--"))
     recursive = "r" in flags.lower() or "--recursive" in args
     rootish = "--no-preserve-root" in args or any(_ROOTISH_RE.match(a) for a in args)
@@ -141,19 +180,31 @@ def _check_shell_part(words: list[str], kind: DeviceKind) -> str | None:
         return f"{program} stops or restarts the host"
     if program in ("init", "telinit") and args[:1] in (["0"], ["6"]):
         return "init 0/6 halts or reboots the host"
-    if program == "systemctl" and any(a in ("poweroff", "halt", "reboot", "kexec") for a in args):
-        return "systemctl power actions stop or restart the host"
+    if program in ("systemctl", "loginctl") and any(_SYSTEMD_STOP_RE.match(a) for a in args):
+        return f"{program} power actions and rescue targets stop or restart the host"
+    if program in ("init", "telinit") and args[:1] in (["1"], ["s"]):
+        return "init 1/S drops the host to single-user mode"
+    if program == "killall5" or (
+        program in ("pkill", "killall")
+        and any(a in ("init", "systemd", "vpcs", "sshd") for a in args)
+    ):
+        return f"{program} ends the processes the node runs on"
     timed = any(_SHUTDOWN_ARG_RE.match(a) for a in args)
     if program == "shutdown" and (timed or (not args and kind is DeviceKind.LINUX)):
         return "shutdown halts or reboots the host"
     if program.startswith("mkfs") or program in _DISK_TOOLS:
         return f"{program} destroys a file system or disk"
-    if program == "kill" and any(a in ("1", "-1") for a in args):
+    if program == "kill" and any(a in ("1", "-1", "--", "-- -1") for a in args[-2:]):
         return "killing PID 1 (or every process) stops the node"
     if program in ("chmod", "chown") and recursive and "/" in args:
         return f"recursive {program} of / breaks the system"
-    if kind is DeviceKind.VPCS and program == "quit":
-        return "quit ends the VPCS process and stops the node"
+    if (
+        kind in (DeviceKind.VPCS, DeviceKind.AUTO)
+        and len(program) >= 1
+        and "quit".startswith(program)
+        and not args
+    ):
+        return "quit (VPCS accepts q, qu, qui) ends the VPCS process and stops the node"
     return None
 
 
@@ -174,12 +225,19 @@ def check_command(
     for pattern in extra_patterns:
         if pattern.strip() and _compile(pattern.strip()).search(text):
             return RefusedCommand(command, f"matches the user's refused pattern '{pattern}'")
-    reason = _check_ios(text.split())
-    for regex, why in _LINE_RULES:
-        reason = reason or (why if regex.search(text) else None)
-    for part in _SHELL_SPLIT_RE.split(text):
-        reason = reason or _check_shell_part(part.split(), kind)
+    reason = _check_line(text, kind)
     return RefusedCommand(command, reason) if reason else None
+
+
+def _check_line(text: str, kind: DeviceKind, depth: int = 0) -> str | None:
+    """The refusal reason for one normalised line (IOS words, whole-line rules, shell parts)."""
+    reason = _check_ios(text.split())
+    unquoted = " ".join(_shell_words(text))
+    for regex, why in _LINE_RULES:
+        reason = reason or (why if regex.search(text) or regex.search(unquoted) else None)
+    for part in _SHELL_SPLIT_RE.split(text):
+        reason = reason or _check_shell_part(_shell_words(part), kind, depth)
+    return reason
 
 
 def check_commands(

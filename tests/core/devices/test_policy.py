@@ -110,3 +110,52 @@ def test_check_commands_lists_every_refusal() -> None:
     assert [r.command for r in info.value.refused] == ["reload", "wr er"]
     assert "R1" in info.value.user_message and "nothing was sent" in info.value.user_message
     check_commands("R1", ["show version"])  # no error
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # shells: quoting, escaping and wrappers reach the same program
+        "'rm' -rf /",
+        "\\rm -rf /",
+        '"r"m -rf /',
+        "rm -rf '/'",
+        "command rm -rf /",
+        "env rm -rf /",
+        "busybox rm -rf /",
+        "timeout 5 reboot",
+        "nice -n 5 poweroff",
+        "sudo -u root halt",
+        "sh -c 'reboot'",
+        'bash -c "rm -rf /"',
+        "eval reboot",
+        "echo $(reboot)",
+        "echo `poweroff`",
+        "true && 'shutdown' -h now",
+        # other routes to the same effect
+        "echo o > /proc/sysrq-trigger",
+        "echo b | tee /proc/sysrq-trigger",
+        "echo mem > /sys/power/state",
+        "systemctl isolate rescue.target",
+        "systemctl start poweroff.target",
+        "systemctl soft-reboot",
+        "loginctl reboot",
+        "telinit 1",
+        "kill -9 -1",
+        "kill -SIGKILL 1",
+        "pkill -9 systemd",
+        "killall5",
+        # VPCS takes unique abbreviations: q, qu, qui end the process like quit
+        "q",
+        "qu",
+        "qui",
+    ],
+)
+def test_the_refused_list_holds_against_the_forms_devices_accept(command: str) -> None:
+    assert check_command(command, kind=DeviceKind.AUTO) is not None, command
+    assert (
+        check_command(
+            command, kind=DeviceKind.LINUX if command not in ("q", "qu", "qui") else DeviceKind.VPCS
+        )
+        is not None
+    )

@@ -22,7 +22,10 @@ from pydantic import Field, field_validator
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
-from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
+from gns3_copilot_desktop.core.agent.tools.command_risk import (
+    control_characters,
+    is_read_only_command,
+)
 from gns3_copilot_desktop.core.agent.tools.common import (
     MAX_BATCH,
     StrictArgs,
@@ -75,8 +78,24 @@ class DeviceRunArgsBase(StrictArgs):
 
 
 def _one_per_line(items: list[str]) -> list[str]:
-    """Several lines in one string (a pasted block) become one item per line."""
-    return [line.rstrip() for item in items for line in item.splitlines() if line.strip()]
+    """Several lines in one string (a pasted block, ``\n`` or ``\r\n``) become one item per
+    line. Any other control or non-printing character is refused: a device's line editor
+    applies it (a backspace, Ctrl-U or an escape sequence changes what runs)."""
+    lines = [
+        line.removesuffix("\r").rstrip(" ")
+        for item in items
+        for line in item.split("\n")
+        if line.strip()
+    ]
+    for number, line in enumerate(lines, start=1):
+        found = control_characters(line)
+        if found:
+            raise ValueError(
+                f"line {number} ({line.encode('unicode_escape').decode()[:80]!r}) contains "
+                f"{', '.join(sorted(set(found)))}: consoles apply such characters as line "
+                "editing, so they are never sent. Send plain text, one command per line."
+            )
+    return lines
 
 
 class DeviceCommands(StrictArgs):
