@@ -204,7 +204,7 @@ def _check_shell_part(words: list[str], kind: DeviceKind, depth: int = 0) -> str
         and "quit".startswith(program)
         and not args
     ):
-        return "quit (VPCS accepts q, qu, qui) ends the VPCS process and stops the node"
+        return "quit ends the VPCS process and stops the node (VPCS takes q, qu, qui too)"
     return None
 
 
