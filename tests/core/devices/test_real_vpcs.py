@@ -53,3 +53,36 @@ def test_configure_show_and_ping_between_two_real_vpcs(vpcs: Path) -> None:
     assert ping["results"][0]["output"].count("192.0.2.1 icmp_seq=") == 2, ping
     assert not ping["results"][0]["output"].startswith("ping")  # the echo is stripped
     assert refused["refused"][0]["command"] == "rel" and refused["results"] == []
+
+
+VPCS_READS = [
+    "show ip", "show ip all", "show arp", "show history", "show version", "show ipv6",
+    "sho ip", "arp", "ping 192.0.2.2 -c 1", "ping 192.0.2.1 -c 1 -l 64", "trace 192.0.2.2 -m 2",
+    "ping 192.0.2.9 -c 1 -w 200", "ip addr", "ip address show", "ip route", "ip link show",
+    "ip neigh", "ip addr show dev eth0", "ls", "cat notes", "pwd", "date", "hostname", "uname -a",
+    "who", "display ip", "show ip | include IP", "show ip | grep MAC", "whoami", "uptime", "df",
+    "free", "ps", "netstat -rn", "ss -tln", "ifconfig", "traceroute 192.0.2.2 -m 1",
+    "tracert 192.0.2.2 -m 1", "tracepath 192.0.2.2", "disp ip", "cat /etc/hostname",
+]  # fmt: skip
+VPCS_CHANGES = ["ip 10.9.9.9/24", "ip dhcp", "ip auto", "ip a", "clear ip", "set pcname X",
+                "save x", "load x", "sh ip", "dis arp"]  # fmt: skip
+
+
+def test_every_read_the_gate_allows_leaves_a_real_vpcs_as_it_was(vpcs: Path) -> None:
+    from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
+
+    assert all(is_read_only_command(c) for c in VPCS_READS)
+    assert not any(is_read_only_command(c) for c in VPCS_CHANGES)
+    # one console session: configure, every read, then read the address back
+    stage = [
+        {
+            "device": "PC1",
+            "config_lines": ["ip 192.0.2.1/24"],
+            "commands": [*VPCS_READS, "show ip"],
+        }
+    ]
+    [[ran]] = run_lab({"vpcs": str(vpcs), "pcs": PCS, "stages": [stage]}, timeout_s=120)
+    assert ran["error"] is None, ran
+    commands = [r["command"] for r in ran["results"]]
+    assert commands == [*VPCS_READS, "show ip"]  # the process answered them all
+    assert "IP/MASK     : 192.0.2.1/24" in ran["results"][-1]["output"]

@@ -125,7 +125,8 @@ def _ip_read(args: list[str]) -> bool:
 _READ_FORMS: dict[str, _Form] = {
     # IOS / IOS-XE / NX-OS / EOS / Junos / VPCS / Huawei: the read verb and its abbreviations
     # (not "sh": on a Linux console that runs a script file)
-    **{verb: _SHOW for verb in ("show", "sho", "display", "disp", "dis")},
+    # (nor "dis": VPCS takes it for "disconnect")
+    **{verb: _SHOW for verb in ("show", "sho", "display", "disp")},
     "ping": _PING,
     "traceroute": _TRACE,
     "trace": _TRACE,
