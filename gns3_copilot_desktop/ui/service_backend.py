@@ -61,6 +61,8 @@ class ServiceBackend:
     async def project_notices(self) -> list[str]:
         """What the user must be told about the project's conversation database (one that came
         from another computer, a damaged one replaced), once per opening."""
+        if self.project_id is None:
+            return []
         _, service = await self._service()
         notices = [_notice_text(n.kind, str(n.path)) for n in service.store.notices]
         service.store.notices = []

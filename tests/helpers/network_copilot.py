@@ -91,7 +91,11 @@ class Copilot:
         for request in reversed(self.model.chat_requests()):
             for message in request.messages:
                 if message.get("role") == "tool" and message.get("tool_call_id") == call_id:
-                    return str(message.get("content"))
+                    # framed as lab data for the model; the text inside is the tool's
+                    lines = str(message.get("content")).split("\n")
+                    assert lines[0].startswith("<<<TOOL RESULT "), lines[0]
+                    assert lines[-1].startswith("<<<END TOOL RESULT "), lines[-1]
+                    return "\n".join(lines[1:-1])
         raise AssertionError(f"the model never saw a result for {call_id}")
 
 

@@ -48,6 +48,7 @@ from gns3_copilot_desktop.core.agent.budget import (
 )
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tokens
+from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
 from gns3_copilot_desktop.core.agent.state import AgentState
@@ -111,7 +112,10 @@ class _LlmCall:
         writer = get_stream_writer()
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
         topology = await topology_summary(ctx.client, ctx.project_id)
-        prompt = system_prompt(state.get("mode") or ctx.mode, topology, language=ctx.language)
+        tag = new_tag()
+        prompt = system_prompt(
+            state.get("mode") or ctx.mode, topology, language=ctx.language, tag=tag
+        )
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
         system = SystemMessage(prompt)
@@ -130,7 +134,7 @@ class _LlmCall:
             system = SystemMessage(
                 f"{prompt}\n\n({dropped} older messages of this conversation are not shown.)"
             )
-        request: list[BaseMessage] = [system, *history]
+        request: list[BaseMessage] = [system, *frame_tool_results(history, tag)]
         schemas = [] if final else self._schemas[plan.tool_set]
         model: Runnable[LanguageModelInput, BaseMessage] = (
             ctx.model.bind_tools(schemas) if schemas else ctx.model

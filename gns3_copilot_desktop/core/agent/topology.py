@@ -8,11 +8,13 @@ port names at both ends.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from gns3_copilot_desktop.core.agent.labtext import quote
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, Node
 
@@ -44,30 +46,41 @@ def port_name(node: Node | None, adapter_number: int, port_number: int) -> str:
     return f"{adapter_number}/{port_number}"
 
 
+_WORD = re.compile(r"[a-z0-9_]{1,32}")
+_HOST = re.compile(r"[A-Za-z0-9.:_-]{1,64}")
+
+
+def _plain(value: str | None, pattern: re.Pattern[str], default: str) -> str:
+    """A server-side keyword (node type, status, console type) as is; anything else quoted."""
+    text = value or default
+    return text if pattern.fullmatch(text) else quote(text)
+
+
 def _node_line(node: Node) -> str:
     console = (
-        f"{node.console_type or 'console'} {node.console_host or ''}:{node.console}".replace(
-            " :", " "
-        )
+        f"{_plain(node.console_type, _WORD, 'console')} "
+        f"{_plain(node.console_host, _HOST, '?')}:{int(node.console)}"
         if node.console
         else "no console"
     )
-    return f"- {node.name} ({node.node_type}, {node.status}, {console})"
+    kind, status = _plain(node.node_type, _WORD, "?"), _plain(node.status, _WORD, "?")
+    return f"- {quote(node.name)} ({kind}, {status}, {console})"
 
 
 def _link_line(link: Link, nodes_by_id: dict[str, Node]) -> str:
     ends: list[str] = []
     for end in link.nodes:
         node = nodes_by_id.get(end.node_id)
-        name = node.name if node else end.node_id[:8]
-        ends.append(f"{name} {port_name(node, end.adapter_number, end.port_number)}")
+        name = quote(node.name if node else end.node_id[:8])
+        ends.append(f"{name} {quote(port_name(node, end.adapter_number, end.port_number))}")
     flags = " [capturing]" if link.capturing else ""
     flags += " [suspended]" if link.suspend else ""
     return "- " + " <-> ".join(ends) + flags
 
 
 def summarize_topology(nodes: Sequence[Node], links: Sequence[Link]) -> str:
-    """The compact summary: one line per node, one per link."""
+    """The compact summary: one line per node, one per link; names are JSON strings (they come
+    from whoever made the project: see `labtext`)."""
     if not nodes and not links:
         return "The project is empty: no nodes, no links."
     nodes_by_id = {node.node_id: node for node in nodes}
@@ -83,5 +96,5 @@ async def topology_summary(client: Gns3Client, project_id: str) -> str:
     try:
         snapshot = await fetch_topology(client, project_id)
     except CopilotError as exc:
-        return f"(The topology could not be read: {exc.user_message})"
+        return f"(The topology could not be read: {quote(exc.user_message, 400)})"
     return summarize_topology(snapshot.nodes, snapshot.links)

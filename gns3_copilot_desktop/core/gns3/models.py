@@ -16,10 +16,28 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
+def visible(text: str) -> str:
+    """``text`` with every non-printing character written as its ``\\uXXXX`` escape.
+
+    Names come from whoever made the project (a shared project, a course download). A newline,
+    a Unicode line separator or a terminal escape in a node name would let it forge lines in
+    everything that lists names: the model's prompt, tool results, the UI. Escaped, the name stays
+    one visible line, and the same on every path (tools resolve the names they were shown)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 class Gns3Model(BaseModel):
-    """Base of every server model: unknown fields are kept, not rejected."""
+    """Base of every server model: unknown fields are kept, not rejected; names are made
+    `visible` (no control or line-breaking characters)."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    @field_validator("name", "filename", "console_host", check_fields=False)
+    @classmethod
+    def _visible(cls, value: object) -> object:
+        return visible(value) if isinstance(value, str) else value
 
 
 _M = TypeVar("_M", bound=Gns3Model)

@@ -36,7 +36,7 @@ async def test_topology_turn_streams_tool_cards_and_answer(
         "PC1",
         "PC2",
     }
-    assert "PC1 Ethernet0 <-> PC2 Ethernet0" in (end.tool_output or "")
+    assert '"PC1" "Ethernet0" <-> "PC2" "Ethernet0"' in (end.tool_output or "")
     assert text_of(chunks) == "PC1 is linked to PC2 on Ethernet0."
     assert all(c.session_id == session.id for c in chunks)
     assert [c.title for c in chunks if c.type == "title"] == ["Lab topology"]

@@ -68,15 +68,15 @@ def test_topology_summary_names_ports_and_consoles() -> None:
         ],
     )
     summary = summarize_topology([r2, r1], [link])
-    assert "- R1 (vpcs, started, telnet 127.0.0.1:5000)" in summary
-    assert "- R2 (vpcs, stopped, no console)" in summary
-    assert "- R1 Ethernet0 <-> R2 Ethernet0" in summary
+    assert '- "R1" (vpcs, started, telnet 127.0.0.1:5000)' in summary
+    assert '- "R2" (vpcs, stopped, no console)' in summary
+    assert '- "R1" "Ethernet0" <-> "R2" "Ethernet0"' in summary
     assert summarize_topology([], []).startswith("The project is empty")
 
 
 def test_system_prompt_has_mode_language_and_topology() -> None:
     teaching = system_prompt("teaching", "- R1 (vpcs, started, no console)", language="Français")
     assert "Mode: teaching" in teaching and "Français" in teaching
-    assert teaching.endswith("- R1 (vpcs, started, no console)")
+    assert "- R1 (vpcs, started, no console)\n<<<END LAB DATA " in teaching
     assert "Mode: assistant" in system_prompt("unknown-mode", "x")
     assert "lab automation" in system_prompt("lab_automation", "x")

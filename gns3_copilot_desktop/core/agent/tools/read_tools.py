@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.labtext import quote
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, NoArgs, ToolResult
 from gns3_copilot_desktop.core.agent.topology import fetch_topology, port_name, summarize_topology
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -81,7 +82,7 @@ class GetTopologyTool(AgentTool[NoArgs]):
                 if (node.node_id, p.adapter_number, p.port_number) not in used
             ]
             if free:
-                port_lines.append(f"- {node.name}: {', '.join(free)}")
+                port_lines.append(f"- {quote(node.name)}: {', '.join(free)}")
         text = summarize_topology(snapshot.nodes, snapshot.links)
         if port_lines:
             text += "\nFree ports:\n" + "\n".join(port_lines)
