@@ -48,6 +48,7 @@ class DeviceCredential:
 
     username: str
     password: str = field(repr=False)
+    enable_secret: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -240,17 +241,29 @@ class SecretStore:
             return None
         try:
             data = json.loads(raw)
-            credential = DeviceCredential(str(data["username"]), str(data["password"]))
+            credential = DeviceCredential(
+                str(data["username"]), str(data["password"]), str(data.get("enable_secret", ""))
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise SecretStoreError(
                 f"The saved {entry.what} in the OS keyring is damaged; enter it again."
             ) from exc
         register_secret(credential.password)
+        if credential.enable_secret:
+            register_secret(credential.enable_secret)
         return credential
 
     async def _set_credential(self, entry: _Entry, credential: DeviceCredential) -> None:
         register_secret(credential.password)
-        payload = json.dumps({"username": credential.username, "password": credential.password})
+        if credential.enable_secret:
+            register_secret(credential.enable_secret)
+        payload = json.dumps(
+            {
+                "username": credential.username,
+                "password": credential.password,
+                "enable_secret": credential.enable_secret,
+            }
+        )
         await self._set(entry, payload, register=False)
 
     async def _get(self, entry: _Entry, *, register: bool = True) -> str | None:

@@ -121,6 +121,24 @@ class _NoSecrets(BaseModel):
         return data
 
 
+class ConsoleLogin(_NoSecrets):
+    """A saved device console login. Its password and enable secret are in the OS keyring
+    under ``id``; here only what it applies to."""
+
+    id: str = Field(min_length=1, max_length=64)
+    applies_to: str = Field(min_length=1, max_length=200)
+    """A node name, or ``template:<template name>`` for every node made from that template."""
+    username: str = ""
+
+    def matches(self, node_name: str, template_name: str | None) -> bool:
+        """Whether this login is the one for a node of that name (made from that template)."""
+        target = self.applies_to.strip().lower()
+        if target.startswith("template:"):
+            wanted = target.removeprefix("template:").strip()
+            return template_name is not None and template_name.strip().lower() == wanted
+        return node_name.strip().lower() == target
+
+
 class ServerProfile(_NoSecrets):
     """A GNS3 server the user signs in to. The JWT lives in the keyring, keyed by url+username."""
 
@@ -171,6 +189,7 @@ class Settings(_NoSecrets):
     """Keep a project's conversations in its folder (they travel with GNS3 exports), else in the
     app's private data folder."""
     language: str | None = None
+    console_logins: list[ConsoleLogin] = Field(default_factory=list)
     device_refused_patterns: list[str] = Field(
         default_factory=list,
         description="Regular expressions of device commands never sent (added to the built-in "

@@ -38,7 +38,7 @@ from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification, Project, token_expired
 from gns3_copilot_desktop.core.paths import AppPaths
 from gns3_copilot_desktop.core.project_follower import ProjectFollower
-from gns3_copilot_desktop.core.secrets import SecretStore
+from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
 from gns3_copilot_desktop.core.settings import (
     LlmProfile,
     ServerProfile,
@@ -446,6 +446,7 @@ class Workspace:
             access = DeviceAccess(
                 secret_store=self.secrets,
                 refused_patterns=lambda: self.settings.device_refused_patterns,
+                console_logins=lambda: self.settings.console_logins,
             )
             self._tools = network_registry(access)
         return self._tools
@@ -544,13 +545,24 @@ class Workspace:
         """Write the settings file (in a worker thread)."""
         await self.settings_store.asave(self.settings)
 
-    async def apply_settings(self, settings: Settings, api_keys: Mapping[str, str | None]) -> None:
-        """Adopt edited settings and store/delete the API keys the user changed."""
+    async def apply_settings(
+        self,
+        settings: Settings,
+        api_keys: Mapping[str, str | None],
+        console_secrets: Mapping[str, DeviceCredential | None] | None = None,
+    ) -> None:
+        """Adopt edited settings and store/delete the API keys and console logins the user
+        changed (secrets go to the keyring only)."""
         for profile_id, key in api_keys.items():
             if key:
                 await self.secrets.set_api_key(profile_id, key)
             else:
                 await self.secrets.delete_api_key(profile_id)
+        for login_id, credential in (console_secrets or {}).items():
+            if credential is None:
+                await self.secrets.delete_named_credential(login_id)
+            else:
+                await self.secrets.set_named_credential(login_id, credential)
         self.settings = settings
         self._model_cache = None
         await self.save_settings()

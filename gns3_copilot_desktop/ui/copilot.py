@@ -542,7 +542,9 @@ class CopilotHeader(QWidget):
         if outcome is None:
             return
         try:
-            await self.workspace.apply_settings(outcome.settings, outcome.api_keys)
+            await self.workspace.apply_settings(
+                outcome.settings, outcome.api_keys, outcome.console_secrets
+            )
         except CopilotError as exc:
             self._show_message(exc.user_message, error=True)
         self._fill_models()

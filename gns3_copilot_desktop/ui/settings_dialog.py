@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PyQt6.QtCore import QCoreApplication
 from PyQt6.QtWidgets import (
@@ -33,8 +33,10 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.secrets import DeviceCredential
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
 from gns3_copilot_desktop.ui.a11y import name_buttons
+from gns3_copilot_desktop.ui.console_logins import ConsoleLoginsTab
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 PROVIDERS: list[tuple[str, str]] = [
@@ -63,6 +65,8 @@ class SettingsOutcome:
 
     settings: Settings
     api_keys: dict[str, str | None]
+    console_secrets: dict[str, DeviceCredential | None] = field(default_factory=dict)
+    """Console login id -> password and enable secret to store (None deletes them)."""
 
 
 class SettingsDialog(QDialog):
@@ -84,6 +88,10 @@ class SettingsDialog(QDialog):
         )
         tabs.addTab(
             self._build_grants_tab(), QCoreApplication.translate("SettingsDialog", "Permissions")
+        )
+        self.console_logins = ConsoleLoginsTab(self._settings, self)
+        tabs.addTab(
+            self.console_logins, QCoreApplication.translate("SettingsDialog", "Console logins")
         )
         tabs.addTab(
             self._build_general_tab(), QCoreApplication.translate("SettingsDialog", "General")
@@ -486,6 +494,8 @@ class SettingsDialog(QDialog):
         self._settings.heartbeat_interval_s = self.heartbeat_spin.value()
         self._settings.language = self.language_combo.currentData() or None
         self._settings.conversations_in_project = self.in_project_box.isChecked()
-        self.outcome = SettingsOutcome(self._settings, dict(self._api_keys))
+        self.outcome = SettingsOutcome(
+            self._settings, dict(self._api_keys), dict(self.console_logins.secrets)
+        )
         self.api_key_edit.clear()
         self.accept()

@@ -238,6 +238,66 @@
         <translation>停止 (Esc)</translation>
     </message>
 </context><context>
+    <name>ConsoleLogins</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="38" />
+        <source>Logins the copilot uses on device consoles. Passwords go to the OS keyring, never into the chat or the settings file.</source>
+        <translation>Copilot 在设备控制台上使用的登录信息。密码保存在系统密钥环中，绝不会进入聊天或设置文件。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="48" />
+        <source>Saved console logins</source>
+        <translation>已保存的控制台登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="52" />
+        <source>Node name, or template:NAME</source>
+        <translation>节点名称，或 template:模板名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="54" />
+        <source>Username</source>
+        <translation type="unfinished">用户名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="56" />
+        <source>Password</source>
+        <translation type="unfinished">密码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="59" />
+        <source>Enable secret</source>
+        <translation>Enable 密码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="62" />
+        <source>Applies to</source>
+        <translation>适用于</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="67" />
+        <source>Add login</source>
+        <translation>添加登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="70" />
+        <source>Save login</source>
+        <translation>保存登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="73" />
+        <source>Remove login</source>
+        <translation>删除登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="120" />
+        <source>Stored in the keyring (unchanged)</source>
+        <translation>已保存在密钥环中（未更改）</translation>
+    </message>
+</context><context>
     <name>CopilotDock</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/dock.py" line="20" />
@@ -350,52 +410,52 @@
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="568" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="567" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="574" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="600" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -567,12 +627,12 @@
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="266" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="272" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -716,218 +776,223 @@
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="76" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="79" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="87" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="90" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="94" />
+        <source>Console logins</source>
+        <translation>控制台登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="97" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="116" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="120" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="123" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="128" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="135" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="187" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="147" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="181" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="153" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
         <source>Stored in the OS keyring</source>
         <translation>保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="163" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>Detect Ollama models</source>
         <translation>检测 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="185" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="271" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="265" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="273" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="301" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="309" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="339" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="354" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="362" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="374" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="385" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="393" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="400" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="403" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="429" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="437" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="444" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="446" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="459" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="473" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>

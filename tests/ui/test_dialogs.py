@@ -180,3 +180,36 @@ def test_settings_add_remove_profiles_and_revoke_grants(
     assert out.heartbeat_interval_s == 0
     assert out.always_allowed("http://127.0.0.1:3080", "proj-1") == ["start_nodes"]
     assert dialog.outcome.api_keys == {first: None}
+
+
+def test_console_logins_keep_their_secrets_out_of_the_settings(
+    qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop
+) -> None:
+    dialog = SettingsDialog(Settings(), _actions([]))
+    qtbot.addWidget(dialog)
+    tab = dialog.console_logins
+    assert not tab.save_button.isEnabled() and not tab.remove_button.isEnabled()
+    tab.applies_edit.setText("template:Cisco IOSv")
+    tab.user_edit.setText("admin")
+    qtbot.keyClicks(tab.password_edit, "console-pass-42")
+    qtbot.keyClicks(tab.enable_edit, "enable-pass-42")
+    tab.add_button.click()
+    assert tab.list.count() == 1 and tab.password_edit.text() == ""
+    tab.applies_edit.setText("R1")
+    qtbot.keyClicks(tab.password_edit, "r1-pass-42")
+    tab.add_button.click()
+    tab.list.setCurrentRow(1)
+    tab.remove_button.click()
+    dialog._save()
+    outcome = dialog.outcome
+    assert outcome is not None
+    [login] = outcome.settings.console_logins
+    assert login.applies_to == "template:Cisco IOSv" and login.username == "admin"
+    saved = outcome.console_secrets[login.id]
+    assert saved is not None and saved.password == "console-pass-42"
+    assert saved.enable_secret == "enable-pass-42"
+    removed = [k for k, v in outcome.console_secrets.items() if v is None]
+    assert len(removed) == 1  # the removed login's keyring entry is deleted on save
+    text = outcome.settings.model_dump_json()
+    assert "pass-42" not in text
+    assert login.matches("R9", "Cisco IOSv") and not login.matches("R9", "VPCS")

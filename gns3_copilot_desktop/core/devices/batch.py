@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gns3_copilot_desktop.core.devices.console import (
     CommandResult,
@@ -66,7 +66,8 @@ async def run_on_devices(
 
     async def one(job: DeviceJob) -> DeviceOutcome:
         async with gate:
-            return await _run_job(job, console_factory(job.target, job.credentials, opts))
+            outcome = await _run_job(job, console_factory(job.target, job.credentials, opts))
+            return scrub_outcome(outcome, job.credentials)
 
     outcomes = await asyncio.gather(*(one(job) for job in jobs), return_exceptions=True)
     for outcome in outcomes:
@@ -91,3 +92,45 @@ async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
     except CopilotError as exc:
         return DeviceOutcome(name, results, config, exc.user_message)
     return DeviceOutcome(name, results, config)
+
+
+SCRUBBED = "********"
+MIN_SCRUBBED_CHARS = 4
+
+
+def _secrets_of(credentials: DeviceCredentials | None) -> list[str]:
+    if credentials is None:
+        return []
+    found = [credentials.password, credentials.enable_secret]
+    # longest first, so a secret that contains another is replaced whole
+    return sorted({s for s in found if s and len(s) >= MIN_SCRUBBED_CHARS}, key=len, reverse=True)
+
+
+def scrub(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with every secret replaced by ``********``."""
+    for secret in secrets:
+        text = text.replace(secret, SCRUBBED)
+    return text
+
+
+def scrub_outcome(outcome: DeviceOutcome, credentials: DeviceCredentials | None) -> DeviceOutcome:
+    """The outcome with the login's password and enable secret taken out of everything a device
+    printed (a device that echoes a password, a ``show running-config`` that lists it), before
+    the model, the transcript or a tool card can see it."""
+    secrets = _secrets_of(credentials)
+    if not secrets:
+        return outcome
+    results = [replace(r, output=scrub(r.output, secrets)) for r in outcome.results]
+    config = outcome.config
+    if config is not None:
+        config = replace(
+            config,
+            output=scrub(config.output, secrets),
+            lines=[scrub(line, secrets) for line in config.lines],
+            rejected=[
+                replace(r, line=scrub(r.line, secrets), message=scrub(r.message, secrets))
+                for r in config.rejected
+            ],
+        )
+    error = scrub(outcome.error, secrets) if outcome.error else outcome.error
+    return replace(outcome, results=results, config=config, error=error)

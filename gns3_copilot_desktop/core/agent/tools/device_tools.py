@@ -48,10 +48,14 @@ from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
 
 if TYPE_CHECKING:
-    from gns3_copilot_desktop.core.secrets import SecretStore
+    from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
+    from gns3_copilot_desktop.core.settings import ConsoleLogin
 
 MIN_OUTPUT_CHARS = 600
-LOGIN_HINT = " Save a console login for this node (or a named one) in the copilot's settings."
+LOGIN_HINT = (
+    " Tell the user to save a console login for this node (or its template) in the copilot's "
+    "Settings, Console logins tab: the password goes to the OS keyring, never into the chat."
+)
 
 # --- what the tools need from the app -----------------------------------------------------------
 
@@ -62,6 +66,8 @@ class DeviceAccess:
 
     secret_store: SecretStore | None = None
     refused_patterns: Callable[[], Sequence[str]] = field(default=lambda: ())
+    console_logins: Callable[[], Sequence[ConsoleLogin]] = field(default=lambda: ())
+    """The saved console logins of the settings (their secrets are in `secret_store`)."""
     options: ConsoleOptions = field(default_factory=ConsoleOptions)
     target_for: Callable[[Node, str], ConsoleTarget] = target_for_node
     """Where a node's console is, given the node and the server URL (`target_for_node`)."""
@@ -191,8 +197,35 @@ class _DeviceTool:
             if saved is None:
                 raise CopilotError(f"No console login is saved under the name '{name}'.")
         if saved is None:
+            saved = await self._saved_login(ctx, node, store)
+        if saved is None:
             return None
-        return DeviceCredentials(saved.username, saved.password)
+        return DeviceCredentials(saved.username, saved.password, saved.enable_secret or None)
+
+    async def _saved_login(
+        self, ctx: RunContext, node: Node, store: SecretStore
+    ) -> DeviceCredential | None:
+        """The settings' console login for this node: by its name, else by its template."""
+        logins = list(self.access.console_logins())
+        if not logins:
+            return None
+        template_name = None
+        if any(login.applies_to.lower().startswith("template:") for login in logins):
+            template_id = node.template_id
+            if template_id:
+                templates = await ctx.client.list_templates()
+                template_name = next(
+                    (t.name for t in templates if t.template_id == template_id), None
+                )
+        by_name = [g for g in logins if g.matches(node.name, None)]
+        by_template = [
+            g for g in logins if g not in by_name and g.matches(node.name, template_name)
+        ]
+        for login in [*by_name, *by_template]:
+            saved = await store.get_named_credential(login.id)
+            if saved is not None:
+                return saved
+        return None
 
 
 def _outcome_text(outcome: DeviceOutcome) -> str:
