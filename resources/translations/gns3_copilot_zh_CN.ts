@@ -258,13 +258,13 @@
         <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="63" />
         <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="54" />
         <source>Username</source>
-        <translation type="unfinished">用户名</translation>
+        <translation>用户名</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="64" />
         <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="56" />
         <source>Password</source>
-        <translation type="unfinished">密码</translation>
+        <translation>密码</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="65" />
