@@ -96,6 +96,11 @@ class ServicesClosedError(CopilotError):
         super().__init__(user_message)
 
 
+class StaleDecisionError(CopilotError):
+    """A decision for a call that is no longer waiting (a new message was sent, the turn ended,
+    or the call was never asked): it is refused, nothing runs."""
+
+
 class SessionStoreError(CopilotError):
     """The per-project session database failed (corrupt, locked for too long, disk full)."""
 

@@ -73,7 +73,7 @@ _SHUTDOWN_TIMEOUT_S = 5.0
 
 @dataclass(frozen=True)
 class ScriptedToolCall:
-    """One tool call the scripted model makes. ``id`` defaults to ``call_<n>``."""
+    """One tool call the scripted model makes. ``id`` defaults to ``call_<n>``; ``""`` is sent."""
 
     name: str
     arguments: dict[str, Any] | str = field(default_factory=dict)
@@ -406,7 +406,9 @@ class _Answer:
         self.model = str(body.get("model"))
         self.completion_id = completion_id
         self.created = int(time.time())
-        self.calls = [c if c.id else replace(c, id=f"call_{next(ids)}") for c in turn.tool_calls]
+        self.calls = [
+            c if c.id is not None else replace(c, id=f"call_{next(ids)}") for c in turn.tool_calls
+        ]
         prompt_chars = len(json.dumps(body.get("messages", [])))
         out_chars = len(turn.content) + sum(len(c.arguments_json()) for c in self.calls)
         self.usage = turn.usage or (max(1, prompt_chars // 4), max(1, out_chars // 4))

@@ -31,6 +31,7 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
+from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.runnables import Runnable
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.config import get_stream_writer
@@ -156,6 +157,7 @@ class _LlmCall:
             "topology": topology,
         }
         if answer is not None:
+            answer, update["awaiting"] = gate_calls(answer, self._tools, ctx)
             update["messages"] = [answer]
         return update
 
@@ -187,15 +189,41 @@ async def _stream_answer(
         log.warning("model stream ended without a finish reason")
         writer(ChatChunk(type="error", error=CUT_OFF_TEXT, error_kind="cut_off"))
         return _partial(full, "cut_off")
+    tool_calls, invalid_calls = _strict_calls(full)
     message = AIMessage(
         content=full.content,
         id=full.id or f"ai-{uuid.uuid4()}",
-        tool_calls=full.tool_calls,
-        invalid_tool_calls=full.invalid_tool_calls,
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid_calls,
         usage_metadata=full.usage_metadata,
         response_metadata=dict(full.response_metadata),
     )
     return message
+
+
+def _strict_calls(full: AIMessageChunk) -> tuple[list[Any], list[Any]]:
+    """The calls whose arguments parse, as sent, as one JSON object; the others as invalid.
+
+    LangChain reads streamed arguments with a partial-JSON parser, which turned a call cut off
+    mid-string (``{"nodes": ["SW3", "SW``) into a different valid call (``["SW3", "SW"]``) and
+    invalid JSON into ``{}``. Here the raw text decides."""
+    if not full.tool_call_chunks:
+        return list(full.tool_calls), list(full.invalid_tool_calls)
+    valid: list[Any] = []
+    invalid: list[Any] = []  # the chunks hold every call, the ones LangChain found invalid too
+    for chunk in full.tool_call_chunks:
+        raw = chunk.get("args") or ""
+        name, call_id = chunk.get("name") or "", chunk.get("id")
+        try:
+            args = json.loads(raw) if raw.strip() else {}
+            if not isinstance(args, dict):
+                raise ValueError("the arguments are not a JSON object")
+        except ValueError as exc:
+            error = str(exc).split("\n")[0][:200]
+            invalid.append(invalid_tool_call(name=name, args=raw, id=call_id, error=error))
+            continue
+        valid.append(tool_call(name=name, args=args, id=call_id))
+    return valid, invalid
 
 
 def _partial(full: AIMessageChunk | None, kind: str) -> AIMessage | None:
@@ -286,6 +314,64 @@ class _PendingCall:
         )
 
 
+def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
+    """Every call of an assistant message; those whose arguments did not parse as sent are
+    answered with an error, never resolved (so never run and never shown for approval)."""
+    calls = [_PendingCall(c.get("id") or "", c["name"], c["args"], tools) for c in last.tool_calls]
+    for bad in last.invalid_tool_calls:
+        call = _PendingCall(bad.get("id") or "", bad.get("name") or "", {}, tools)
+        call.resolved = ToolResult.error(
+            f"Error: your arguments for {bad.get('name') or 'this tool'} were not valid JSON "
+            f"({bad.get('error') or 'they do not parse'}): nothing was run. Call it again with "
+            "one complete JSON object.",
+            reason="invalid_json",
+        )
+        calls.append(call)
+    return calls
+
+
+def gate_calls(
+    answer: AIMessage, tools: ToolRegistry, ctx: RunContext
+) -> tuple[AIMessage, list[str]]:
+    """Decides, once per step and before any pause, which calls wait for the user.
+
+    The answer goes to the state with the assistant message (``awaiting``), so the tool node that
+    pauses and later resumes applies the decisions to exactly these calls, whatever "always
+    allow" grants were added in between. Calls that share an id or have none are renamed and
+    refused: a decision for one must never decide another.
+    """
+    ids = [c.get("id") or "" for c in [*answer.tool_calls, *answer.invalid_tool_calls]]
+    if not ids:
+        return answer, []
+    if "" in ids or len(set(ids)) != len(ids):
+        return _with_unique_ids(answer), []
+    calls = _pending_calls(answer, tools)
+    waiting = [
+        c.call_id for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)
+    ]
+    return answer, waiting
+
+
+DUPLICATE_ID_TEXT = (
+    "Not run: several calls of this step had the same id, or none, so a decision for one could "
+    "have decided another. Call the tools again, each call with its own id."
+)
+_RENAMED_PREFIX = "call_renamed_"
+
+
+def _with_unique_ids(message: AIMessage) -> AIMessage:
+    """The message with every call given a fresh id, marked so that the tool node refuses them."""
+    calls = [
+        {**c, "id": f"{_RENAMED_PREFIX}{i}_{uuid.uuid4().hex[:8]}"}
+        for i, c in enumerate(message.tool_calls)
+    ]
+    invalid = [
+        {**c, "id": f"{_RENAMED_PREFIX}{len(calls) + i}_{uuid.uuid4().hex[:8]}"}
+        for i, c in enumerate(message.invalid_tool_calls)
+    ]
+    return message.model_copy(update={"tool_calls": calls, "invalid_tool_calls": invalid})
+
+
 class _ToolNode:
     """Answers every tool call of the last assistant message with one tool message."""
 
@@ -297,39 +383,46 @@ class _ToolNode:
         last = _last_ai(state.get("messages") or [])
         if last is None:
             return {}
-        calls = [
-            _PendingCall(c.get("id") or "", c["name"], c["args"], self._tools)
-            for c in last.tool_calls
-        ] + [
-            _PendingCall(c.get("id") or "", c.get("name") or "", c.get("args"), self._tools)
-            for c in last.invalid_tool_calls
-        ]
-        decisions = self._ask_approval(calls, ctx)
+        calls = _pending_calls(last, self._tools)
+        for call in calls:
+            if call.call_id.startswith(_RENAMED_PREFIX):
+                call.resolved = ToolResult.error(DUPLICATE_ID_TEXT, reason="duplicate_ids")
+        fixed = state.get("awaiting")
+        # A step paused by an older version has no list: every change call waits then.
+        awaiting = (
+            list(fixed) if fixed is not None else [c.call_id for c in calls if c.needs_approval]
+        )
+        decisions = self._ask_approval([c for c in calls if c.call_id in awaiting])
         writer = get_stream_writer()
         messages = await asyncio.gather(
-            *(self._run_one(call, decisions.get(call.call_id), ctx, writer) for call in calls)
-        )
-        return {"messages": list(messages)}
+            *(
+                self._run_one(
+                    call, decisions.get(call.call_id) if call.call_id in awaiting else None,
+                    ctx, writer,
+                )
+                for call in calls
+            )
+        )  # fmt: skip
+        return {"messages": list(messages), "awaiting": []}
 
     @staticmethod
-    def _ask_approval(calls: list[_PendingCall], ctx: RunContext) -> dict[str, ApprovalDecision]:
-        """Pause for the user's decision on every call that changes something (issue 4).
+    def _ask_approval(waiting: list[_PendingCall]) -> dict[str, ApprovalDecision]:
+        """Pause for the user's decision on the calls the gate fixed; map the answer onto
+        exactly those calls. A call without a decision is rejected, never approved.
 
         Called before any tool runs, so resuming (which re-runs this node) runs nothing twice.
         """
-        waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
         if not waiting:
             return {}
         answer = interrupt(
             {"approvals": [c.approval_request().model_dump(mode="json") for c in waiting]}
         )
-        decisions = decisions_by_id(answer)
-        for call in waiting:
-            decisions.setdefault(
-                call.call_id,
-                ApprovalDecision(tool_call_id=call.call_id, action="reject", reason="no decision"),
-            )
-        return decisions
+        given = decisions_by_id(answer)
+        return {
+            call.call_id: given.get(call.call_id)
+            or ApprovalDecision(tool_call_id=call.call_id, action="reject", reason="no decision")
+            for call in waiting
+        }
 
     async def _run_one(
         self, call: _PendingCall, decision: ApprovalDecision | None, ctx: RunContext, writer: Any

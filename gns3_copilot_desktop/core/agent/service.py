@@ -31,7 +31,11 @@ from gns3_copilot_desktop.core.agent.turn import (
     Turn,
     cancelled_tool_message,
 )
-from gns3_copilot_desktop.core.errors import CopilotError, SessionNotFoundError
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    SessionNotFoundError,
+    StaleDecisionError,
+)
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
@@ -132,8 +136,18 @@ class AgentService:
             async def prepare(turn: Turn) -> GraphInput:
                 self._check_open()
                 await self._store.get_session(session_id)
-                if not await self.pending_approvals(session_id):
-                    raise CopilotError("Nothing in this conversation is waiting for a decision.")
+                waiting = {a.tool_call_id for a in await self.pending_approvals(session_id)}
+                if not waiting:
+                    raise StaleDecisionError(
+                        "Nothing in this conversation is waiting for a decision any more (a new "
+                        "message was sent or the turn ended): nothing was run."
+                    )
+                unknown = sorted({d.tool_call_id for d in decisions} - waiting)
+                if unknown:
+                    raise StaleDecisionError(
+                        f"The decision for {', '.join(unknown)} is for a call that is not "
+                        "waiting: nothing was run. Decide on the calls shown now."
+                    )
                 return Command(resume=[d.model_dump(mode="json") for d in decisions])
 
             async for chunk in self._tracked(turn, prepare):

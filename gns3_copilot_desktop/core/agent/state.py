@@ -28,3 +28,6 @@ class AgentState(TypedDict, total=False):
     mode: str
     dropped_messages: int
     """Older messages trimmed out of the working context (they stay in the transcript)."""
+    awaiting: list[str]
+    """The tool-call ids the current step waits on for the user's decision, fixed by the gate
+    before the pause: the resumed step applies decisions to exactly these calls."""

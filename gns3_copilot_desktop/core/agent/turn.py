@@ -29,7 +29,7 @@ from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import CopilotError, StaleDecisionError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
@@ -108,9 +108,8 @@ class Turn:
             try:
                 graph_input = await prepare(self)
             except CopilotError as exc:
-                yield self._chunk(
-                    ChatChunk(type="error", error=exc.user_message, error_kind="store")
-                )
+                kind = "stale_decision" if isinstance(exc, StaleDecisionError) else "store"
+                yield self._chunk(ChatChunk(type="error", error=exc.user_message, error_kind=kind))
                 yield self._chunk(ChatChunk(type="done"))
                 finished = True
                 return

@@ -106,7 +106,7 @@ async def test_unknown_tool_and_invalid_arguments_answer_the_model(
     assert all(e.status == "error" for e in ends.values())
     assert "no tool named 'delete_everything'" in (ends["call_unknown"].tool_output or "")
     assert "name_contains" in (ends["call_bad"].tool_output or "")
-    assert "not a JSON object" in (ends["call_json"].tool_output or "")
+    assert "not valid JSON" in (ends["call_json"].tool_output or "")
     follow_up = [r for r in scripted_openai.chat_requests() if r.turn_label != "title"][-1]
     answered = [m["tool_call_id"] for m in follow_up.messages if m["role"] == "tool"]
     assert sorted(answered) == ["call_bad", "call_json", "call_unknown"]
