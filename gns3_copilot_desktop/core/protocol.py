@@ -69,6 +69,11 @@ class ApprovalRequest(BaseModel):
     summary: str
     risk: RiskClass
     arguments_schema: dict[str, Any] | None = None
+    # --- additive fields ---
+    destructive: bool = False
+    """The call loses something (deletes, stops, restores, reconfigures): shown in red."""
+    consequence: str | None = None
+    """What goes with it, read from the lab at the pause (``deletes R1 and its 3 links``)."""
 
 
 class ChatChunk(BaseModel):

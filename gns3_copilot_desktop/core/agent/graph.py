@@ -157,7 +157,9 @@ class _LlmCall:
             "topology": topology,
         }
         if answer is not None:
-            answer, update["awaiting"] = gate_calls(answer, self._tools, ctx)
+            answer, update["awaiting"], update["approval_notes"] = await gate_calls(
+                answer, self._tools, ctx
+            )
             update["messages"] = [answer]
         return update
 
@@ -301,7 +303,7 @@ class _PendingCall:
             isinstance(resolved, ResolvedCall) and resolved.tool.risk_for(resolved.args) != "read"
         )
 
-    def approval_request(self) -> ApprovalRequest:
+    def approval_request(self, consequence: str | None = None) -> ApprovalRequest:
         assert isinstance(self.resolved, ResolvedCall)
         tool = self.resolved.tool
         return ApprovalRequest(
@@ -311,7 +313,20 @@ class _PendingCall:
             summary=tool.summary(self.resolved.args),
             risk=tool.risk_for(self.resolved.args),
             arguments_schema=tool.args_schema.model_json_schema(),
+            destructive=tool.is_destructive(self.resolved.args),
+            consequence=consequence,
         )
+
+    async def consequence(self, ctx: RunContext) -> str | None:
+        """What goes with this call, or None (also when the lab cannot be read now)."""
+        assert isinstance(self.resolved, ResolvedCall)
+        try:
+            return await self.resolved.tool.consequence(self.resolved.args, ctx)
+        except CopilotError as exc:
+            log.info("no consequence for %s: %s", self.name, exc.user_message)
+        except Exception:  # a bug here must not block the approval
+            log.exception("consequence of %s failed", self.name)
+        return None
 
 
 def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
@@ -330,26 +345,28 @@ def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
     return calls
 
 
-def gate_calls(
+async def gate_calls(
     answer: AIMessage, tools: ToolRegistry, ctx: RunContext
-) -> tuple[AIMessage, list[str]]:
+) -> tuple[AIMessage, list[str], dict[str, str]]:
     """Decides, once per step and before any pause, which calls wait for the user.
 
     The answer goes to the state with the assistant message (``awaiting``), so the tool node that
     pauses and later resumes applies the decisions to exactly these calls, whatever "always
     allow" grants were added in between. Calls that share an id or have none are renamed and
-    refused: a decision for one must never decide another.
+    refused: a decision for one must never decide another. What goes with each awaited call
+    (its consequence, read from the lab) is fixed here too, once, so the card shows the lab as it
+    was when the user was asked.
     """
     ids = [c.get("id") or "" for c in [*answer.tool_calls, *answer.invalid_tool_calls]]
     if not ids:
-        return answer, []
+        return answer, [], {}
     if "" in ids or len(set(ids)) != len(ids):
-        return _with_unique_ids(answer), []
+        return _with_unique_ids(answer), [], {}
     calls = _pending_calls(answer, tools)
-    waiting = [
-        c.call_id for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)
-    ]
-    return answer, waiting
+    waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
+    found = await asyncio.gather(*(c.consequence(ctx) for c in waiting))
+    notes = {c.call_id: note for c, note in zip(waiting, found, strict=True) if note}
+    return answer, [c.call_id for c in waiting], notes
 
 
 DUPLICATE_ID_TEXT = (
@@ -392,7 +409,9 @@ class _ToolNode:
         awaiting = (
             list(fixed) if fixed is not None else [c.call_id for c in calls if c.needs_approval]
         )
-        decisions = self._ask_approval([c for c in calls if c.call_id in awaiting])
+        decisions = self._ask_approval(
+            [c for c in calls if c.call_id in awaiting], state.get("approval_notes") or {}
+        )
         writer = get_stream_writer()
         messages = await asyncio.gather(
             *(
@@ -403,10 +422,12 @@ class _ToolNode:
                 for call in calls
             )
         )  # fmt: skip
-        return {"messages": list(messages), "awaiting": []}
+        return {"messages": list(messages), "awaiting": [], "approval_notes": {}}
 
     @staticmethod
-    def _ask_approval(waiting: list[_PendingCall]) -> dict[str, ApprovalDecision]:
+    def _ask_approval(
+        waiting: list[_PendingCall], notes: dict[str, str]
+    ) -> dict[str, ApprovalDecision]:
         """Pause for the user's decision on the calls the gate fixed; map the answer onto
         exactly those calls. A call without a decision is rejected, never approved.
 
@@ -415,7 +436,12 @@ class _ToolNode:
         if not waiting:
             return {}
         answer = interrupt(
-            {"approvals": [c.approval_request().model_dump(mode="json") for c in waiting]}
+            {
+                "approvals": [
+                    c.approval_request(notes.get(c.call_id)).model_dump(mode="json")
+                    for c in waiting
+                ]
+            }
         )
         given = decisions_by_id(answer)
         return {

@@ -217,3 +217,26 @@ async def test_arguments_that_do_not_parse_as_sent_are_an_error_to_the_model(
     follow_up = [r for r in scripted_openai.chat_requests() if r.turn_label != "title"][-1]
     [told] = [m["content"] for m in follow_up.messages if m["role"] == "tool"]
     assert "not valid JSON" in told and "nothing was run" in told
+
+
+async def test_the_card_is_told_what_goes_with_a_destructive_call(
+    lab: Lab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory
+) -> None:
+    scripted_openai.set_title_responder()
+    scripted_openai.push(_batch(), ScriptedTurn.text("Done."))
+    service = await make_service(tools=network_registry())
+    session = await service.create_session()
+    ctx = run_context(lab, scripted_openai.chat_model())
+
+    first = await collect(service.stream_chat("Build it", session.id, context=ctx))
+
+    asked = {
+        a.tool_call_id: a
+        for a in next(c for c in first if c.type == "approval_request").approvals or []
+    }
+    assert not asked["c_a"].destructive and asked["c_a"].consequence is None
+    assert asked["c_del"].destructive
+    assert asked["c_del"].consequence == "deletes PC1 and its 1 link"
+    # The same facts come back with the pending approvals (a reopened session shows them).
+    pending = {a.tool_call_id: a for a in await service.pending_approvals(session.id)}
+    assert pending["c_del"].consequence == "deletes PC1 and its 1 link"

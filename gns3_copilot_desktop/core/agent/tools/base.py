@@ -50,10 +50,22 @@ class AgentTool(ABC, Generic[ArgsT]):
     description: ClassVar[str]
     args_schema: ClassVar[type[BaseModel]]
     risk: ClassVar[RiskClass] = "read"
+    destructive: ClassVar[bool] = False
+    """Whether an approved call loses something (deletes, stops, restores, reconfigures): the
+    approval card marks it in red and never makes Approve its default button."""
 
     def risk_for(self, args: ArgsT) -> RiskClass:
         """The risk of this call; a tool whose calls differ (device commands) overrides it."""
         return self.risk
+
+    def is_destructive(self, args: ArgsT) -> bool:
+        """Whether this call loses something; a tool whose calls differ overrides it."""
+        return self.destructive
+
+    async def consequence(self, args: ArgsT, ctx: RunContext) -> str | None:
+        """What goes with this call beyond its summary (``deletes R1 and its 3 links``), read
+        from the lab before the user decides; None when there is nothing more to say."""
+        return None
 
     @abstractmethod
     def summary(self, args: ArgsT) -> str:

@@ -236,11 +236,27 @@ class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
     description = "Delete nodes by name; their links are deleted with them."
     args_schema = DeleteNodesArgs
     risk = "change"
+    destructive = True
 
     def summary(self, args: DeleteNodesArgs) -> str:
         """``delete nodes PC3, PC4 (and their links)``."""
         word = "node" if len(args.nodes) == 1 else "nodes"
         return f"delete {word} {join_names(args.nodes)} (and their links)"
+
+    async def consequence(self, args: DeleteNodesArgs, ctx: RunContext) -> str | None:
+        """``deletes R1 and its 3 links; PC2 (no links)``."""
+        topology = await project_topology(ctx)
+        parts = []
+        for node in resolve_nodes(topology.nodes, args.nodes):
+            count = sum(
+                1 for lk in topology.links if any(e.node_id == node.node_id for e in lk.nodes)
+            )
+            links = "no links" if count == 0 else f"its {count} link" + ("s" if count > 1 else "")
+            state = f", now {node.status}" if node.status and node.status != "stopped" else ""
+            parts.append(
+                f"{node.name} and {links}{state}" if count else f"{node.name} ({links}{state})"
+            )
+        return "deletes " + "; ".join(parts) if parts else None
 
     async def run(self, args: DeleteNodesArgs, ctx: RunContext) -> ToolResult:
         """Resolve every name, then delete."""

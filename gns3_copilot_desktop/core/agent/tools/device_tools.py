@@ -303,6 +303,10 @@ class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
         commands = [c for d in args.devices for c in d.commands]
         return "read" if all(is_read_only_command(c) for c in commands) else "device-config"
 
+    def is_destructive(self, args: RunDeviceCommandsArgs) -> bool:
+        """A command the gate does not know as a read may change the device."""
+        return self.risk_for(args) != "read"
+
     def summary(self, args: RunDeviceCommandsArgs) -> str:
         """``run on PC1: show ip; ping 10.0.0.2 | PC2: show ip``."""
         parts = [f"{d.node}: {'; '.join(d.commands)}" for d in args.devices]
@@ -325,6 +329,7 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
     )
     args_schema = ConfigureDevicesArgs
     risk = "device-config"
+    destructive = True
 
     def summary(self, args: ConfigureDevicesArgs) -> str:
         """``configure PC1: ip 10.0.0.1/24 | PC2: ip 10.0.0.2/24``."""

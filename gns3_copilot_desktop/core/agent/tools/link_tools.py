@@ -176,6 +176,7 @@ class DeleteLinksTool(AgentTool[DeleteLinksArgs]):
     description = "Delete links, each named by the nodes (and ports) at its ends."
     args_schema = DeleteLinksArgs
     risk = "change"
+    destructive = True
 
     def summary(self, args: DeleteLinksArgs) -> str:
         """``delete link R1 e0/0 <-> SW1``."""

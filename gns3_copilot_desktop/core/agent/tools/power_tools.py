@@ -104,6 +104,30 @@ class _PowerTool(AgentTool[PowerArgs]):
         wait = f" and wait up to {args.timeout_s:g} s" if args.wait else ""
         return f"{self.action} {what}{wait}"
 
+    def is_destructive(self, args: PowerArgs) -> bool:
+        """Stopping, suspending and reloading end what runs; starting loses nothing."""
+        return self.action != "start"
+
+    async def consequence(self, args: PowerArgs, ctx: RunContext) -> str | None:
+        """``R1 and R2 are running: their unsaved configuration is lost``."""
+        if self.action == "start":
+            return None
+        topology = await project_topology(ctx)
+        targets = topology.nodes if args.all else resolve_nodes(topology.nodes, args.nodes)
+        running = [
+            n.name for n in targets if n.status == "started" and n.node_type not in ALWAYS_ON
+        ]
+        if not running:
+            return "none of these nodes is running"
+        verb = "is" if len(running) == 1 else "are"
+        lost = "paused" if self.action == "suspend" else "lost unless saved on the device"
+        what = (
+            "their consoles and traffic are"
+            if self.action == "suspend"
+            else "their running configuration is"
+        )
+        return f"{join_names(running)} {verb} running: {what} {lost}"
+
     async def run(self, args: PowerArgs, ctx: RunContext) -> ToolResult:
         """Send the action to each node, then wait for the status."""
         try:

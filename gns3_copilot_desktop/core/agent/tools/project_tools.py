@@ -77,6 +77,16 @@ class RestoreSnapshotTool(AgentTool[SnapshotArgs]):
     )
     args_schema = SnapshotArgs
     risk = "change"
+    destructive = True
+
+    async def consequence(self, args: SnapshotArgs, ctx: RunContext) -> str | None:
+        """``replaces the current 4 nodes and 3 links; changes since the snapshot are lost``."""
+        resolve_snapshot(await ctx.client.list_snapshots(ctx.project_id), args.name)
+        topology = await project_topology(ctx)
+        return (
+            f"replaces the current {len(topology.nodes)} node(s) and {len(topology.links)} "
+            "link(s) with the snapshot; every change made since it was taken is lost"
+        )
 
     def summary(self, args: SnapshotArgs) -> str:
         """``restore snapshot 'before OSPF' (replaces the current topology)``."""
