@@ -1,20 +1,28 @@
-"""The approval card: tool calls that wait for the user's decision.
+"""The approval card: tool calls that wait for the user's decision (issue 10).
 
-Each pending call shows its summary, risk and arguments as an editable form generated from the
-tool's JSON schema (or, without one, from the argument values). The user approves or rejects each
-one (a reason can go with a rejection), may "always allow" the tool in this project, and sends all
-decisions together. Everything is reachable with the keyboard; Ctrl+Enter submits.
+The card is built around what is about to happen to the lab, not around JSON:
+
+- each call shows its summary, whether it is destructive (in red, with what goes with it:
+  "deletes R1 and its 1 link") and its arguments as a person reads them: configuration lines and
+  commands as monospace blocks per device (editable in place), node names as chips, lists as
+  lists; defaults and internals (timeouts, credentials, null positions) are folded under Details;
+- each call has its own Approve / Reject pair (Reject asks for an optional reason inline);
+  batches add Approve all / Reject all. Nothing is a default button, and the card never takes
+  the keyboard focus from the message box: typing there never decides a card;
+- a decided call collapses to one line, and so does the card once every call is decided;
+- a card whose turn moved on (the user sent a new message) locks: "Not run: ...", no buttons.
 """
 
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
-from PyQt6.QtGui import QKeySequence, QShortcut
+from PyQt6.QtGui import QFontDatabase
 from PyQt6.QtWidgets import (
-    QButtonGroup,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -23,16 +31,19 @@ from PyQt6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
-    QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QTextEdit,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backend import UserDecision
+from gns3_copilot_desktop.ui.theme import colors
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
@@ -45,6 +56,19 @@ _RISK_TEXT = {
     "change": QT_TRANSLATE_NOOP("ApprovalCard", "changes the project"),
     "device-config": QT_TRANSLATE_NOOP("ApprovalCard", "configures a device"),
 }
+
+INTERNAL_ARGUMENTS = frozenset({"timeout_s", "credential", "wait", "x", "y", "all"})
+"""Arguments a person rarely needs to read: folded under Details (with every default value)."""
+
+DEVICE_TEXT_KEYS = ("lines", "commands")
+"""Per-device lists shown as editable monospace blocks (configuration lines, CLI commands)."""
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ApprovalCard", text)
+
+
+# --- editable form fields (Edit arguments) ----------------------------------------------------
 
 
 class ArgumentField:
@@ -72,21 +96,24 @@ class ArgumentField:
             box = QCheckBox(parent)
             box.setChecked(bool(value))
             return box
-        if self.kind == "integer":
+        if self.kind == "integer" and value is not None:
             spin = QSpinBox(parent)
             spin.setRange(
                 int(schema.get("minimum", -(2**31))), int(schema.get("maximum", 2**31 - 1))
             )
-            spin.setValue(int(value or 0))
+            spin.setValue(int(value))
             return spin
-        if self.kind == "number":
+        if self.kind == "number" and value is not None:
             dspin = QDoubleSpinBox(parent)
             dspin.setDecimals(3)
             dspin.setRange(float(schema.get("minimum", -1e12)), float(schema.get("maximum", 1e12)))
-            dspin.setValue(float(value or 0))
+            dspin.setValue(float(value))
             return dspin
         edit = QLineEdit(parent)
-        edit.setText(value if self.kind == "string" else json.dumps(value, ensure_ascii=False))
+        if self.kind == "string":
+            edit.setText(value or "")
+        elif value is not None:
+            edit.setText(json.dumps(value, ensure_ascii=False))
         edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         edit.setMinimumWidth(60)
         return edit
@@ -103,6 +130,8 @@ class ArgumentField:
         assert isinstance(w, QLineEdit)
         if self.kind == "string":
             return w.text()
+        if not w.text().strip():
+            return None
         try:
             return json.loads(w.text())
         except json.JSONDecodeError:
@@ -111,6 +140,9 @@ class ArgumentField:
 
 def _kind(schema: dict[str, Any], value: Any) -> str:
     kind = schema.get("type")
+    if kind is None and "anyOf" in schema:
+        kinds = [s.get("type") for s in schema["anyOf"] if isinstance(s, dict)]
+        kind = next((k for k in kinds if k not in (None, "null")), None)
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
     if isinstance(kind, str):
@@ -126,109 +158,396 @@ def _kind(schema: dict[str, Any], value: Any) -> str:
     return "object"
 
 
+# --- the readable view --------------------------------------------------------------------------
+
+
+def is_internal(name: str, value: Any, schema: dict[str, Any]) -> bool:
+    """Whether an argument is folded under Details: internals, nulls and unchanged defaults."""
+    if name in INTERNAL_ARGUMENTS or value is None or value == [] or value == {}:
+        return True
+    return "default" in schema and schema["default"] == value
+
+
+def device_blocks(value: Any) -> list[tuple[str, str, list[str]]] | None:
+    """``[(device, key, lines)]`` when `value` is a list of per-device line lists, else None."""
+    if not isinstance(value, list) or not value:
+        return None
+    blocks = []
+    for item in value:
+        if not isinstance(item, dict) or not isinstance(item.get("node"), str):
+            return None
+        key = next((k for k in DEVICE_TEXT_KEYS if isinstance(item.get(k), list)), None)
+        if key is None or not all(isinstance(line, str) for line in item[key]):
+            return None
+        blocks.append((item["node"], key, list(item[key])))
+    return blocks
+
+
+def _chip(text: str, background: str) -> str:
+    return f'<span style="background-color:{background};">&nbsp;{escape(str(text))}&nbsp;</span>'
+
+
+def readable_value(value: Any, chip_background: str) -> str:
+    """An argument's value as rich text: names as chips, lists as lists, objects as ``k v``."""
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return " ".join(_chip(str(v), chip_background) for v in value)
+    if isinstance(value, list):
+        rows = "".join(f"<li>{readable_value(v, chip_background)}</li>" for v in value)
+        return f"<ul style='margin:0; margin-left:-20px'>{rows}</ul>"
+    if isinstance(value, dict):
+        if {"node_a", "node_b"} <= set(value):  # a link end to end
+            a = escape(" ".join(str(value[k]) for k in ("node_a", "port_a") if value.get(k)))
+            b = escape(" ".join(str(value[k]) for k in ("node_b", "port_b") if value.get(k)))
+            return f"{a} &harr; {b}"
+        parts = [
+            f"<span style='color:{_label_color()}'>{escape(str(k))}</span> "
+            f"{readable_value(v, chip_background)}"
+            for k, v in value.items()
+            if v is not None
+        ]
+        return " · ".join(parts)
+    if isinstance(value, bool):
+        return escape(
+            QCoreApplication.translate("ApprovalCard", "yes")
+            if value
+            else QCoreApplication.translate("ApprovalCard", "no")
+        )
+    return escape(str(value))
+
+
+def _label_color() -> str:
+    """The muted colour for labels inside a readable value."""
+    return colors(QApplication.palette()).muted
+
+
 class ApprovalItem(QFrame):
-    """The form for one pending call."""
+    """One pending call: what it does, its arguments as a person reads them, its decision."""
+
+    decided = pyqtSignal()
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 4)
-        risk_text = _RISK_TEXT.get(request.risk, request.risk)
-        risk = QCoreApplication.translate("ApprovalCard", risk_text)
-        title = QLabel(f"<b>{_escape(request.tool_name)}</b> — {_escape(request.summary)}", self)
-        title.setWordWrap(True)
-        title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        risk_label = QLabel(
-            QCoreApplication.translate("ApprovalCard", "Risk: %1").replace("%1", risk), self
+        self.setObjectName("approvalItemDestructive" if request.destructive else "approvalItem")
+        self.choice: UserDecision | None = None
+        tint = colors(QApplication.palette())
+        self._chip_bg = tint.code
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 4, 0, 4)
+        self.body = QWidget(self)
+        layout = QVBoxLayout(self.body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.body)
+
+        self.title = QLabel(f"<b>{escape(request.summary)}</b>", self.body)
+        self.title.setWordWrap(True)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.title)
+        risk = _tr(_RISK_TEXT.get(request.risk, request.risk))
+        badge = (
+            QCoreApplication.translate("ApprovalCard", "Destructive: %1").replace("%1", risk)
+            if request.destructive
+            else QCoreApplication.translate("ApprovalCard", "%1 · %2")
+            .replace("%1", request.tool_name)
+            .replace("%2", risk)
         )
-        risk_label.setObjectName("stateWaiting")
-        layout.addWidget(title)
-        layout.addWidget(risk_label)
-        form = QFormLayout()
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.risk_label = QLabel(badge, self.body)
+        self.risk_label.setObjectName("riskDestructive" if request.destructive else "muted")
+        self.risk_label.setWordWrap(True)
+        layout.addWidget(self.risk_label)
+        self.consequence_label = QLabel(self.body)
+        self.consequence_label.setObjectName(
+            "riskDestructive" if request.destructive else "stateWaiting"
+        )
+        self.consequence_label.setWordWrap(True)
+        self.consequence_label.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )
+        if request.consequence:
+            self.consequence_label.setText(request.consequence)
+        else:
+            self.consequence_label.hide()
+        layout.addWidget(self.consequence_label)
+
         props: dict[str, Any] = (request.arguments_schema or {}).get("properties", {})
         names = list(props) + [k for k in request.arguments if k not in props]
+        self.text_blocks: dict[tuple[int, str], QPlainTextEdit] = {}
+        self._blocks_key: str | None = None
+        main_rows: list[str] = []
+        detail_rows: list[str] = []
+        for name in names:
+            value = request.arguments.get(name, props.get(name, {}).get("default"))
+            blocks = device_blocks(value)
+            if blocks is not None and self._blocks_key is None:
+                self._blocks_key = name
+                self._add_blocks(layout, blocks)
+                continue
+            row = f"<b>{escape(name)}</b>: {readable_value(value, self._chip_bg)}"
+            if is_internal(name, value, props.get(name, {})):
+                detail_rows.append(row)
+            else:
+                main_rows.append(row)
+        self.arguments_label = QLabel("<br>".join(main_rows), self.body)
+        self.arguments_label.setWordWrap(True)
+        self.arguments_label.setTextFormat(Qt.TextFormat.RichText)
+        self.arguments_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.arguments_label.setVisible(bool(main_rows))
+        layout.addWidget(self.arguments_label)
+
+        tools_row = QHBoxLayout()
+        self.details_button = QToolButton(self.body)
+        self.details_button.setText(QCoreApplication.translate("ApprovalCard", "Details"))
+        self.details_button.setCheckable(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setVisible(bool(detail_rows))
+        self.edit_button = QToolButton(self.body)
+        self.edit_button.setText(QCoreApplication.translate("ApprovalCard", "Edit arguments"))
+        self.edit_button.setCheckable(True)
+        tools_row.addWidget(self.details_button)
+        tools_row.addWidget(self.edit_button)
+        tools_row.addStretch(1)
+        layout.addLayout(tools_row)
+        self.details_label = QLabel("<br>".join(detail_rows), self.body)
+        self.details_label.setObjectName("muted")
+        self.details_label.setWordWrap(True)
+        self.details_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.details_label.hide()
+        layout.addWidget(self.details_label)
+        self.details_button.toggled.connect(self._toggle_details)
+
+        self.form_widget = QWidget(self.body)
+        form = QFormLayout(self.form_widget)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.fields = [
             ArgumentField(
-                n, props.get(n, {}), request.arguments.get(n, props.get(n, {}).get("default")), self
+                n,
+                props.get(n, {}),
+                request.arguments.get(n, props.get(n, {}).get("default")),
+                self.form_widget,
             )
             for n in names
+            if n != self._blocks_key
         ]
         for f in self.fields:
             form.addRow(f.name, f.widget)
         self._initial = {f.name: f.value() for f in self.fields}
-        layout.addLayout(form)
-        row = QHBoxLayout()
-        self.approve = QRadioButton(QCoreApplication.translate("ApprovalCard", "Approve"), self)
-        self.reject = QRadioButton(QCoreApplication.translate("ApprovalCard", "Reject"), self)
-        self.approve.setChecked(True)
+        self.form_widget.hide()
+        layout.addWidget(self.form_widget)
+        self.edit_button.toggled.connect(self._toggle_edit)
+        self.edit_button.setVisible(bool(self.fields))
+
+        buttons = QHBoxLayout()
+        self.approve = QPushButton(QCoreApplication.translate("ApprovalCard", "Approve"), self.body)
+        self.approve.setObjectName("approveDestructive" if request.destructive else "")
+        self.reject = QPushButton(QCoreApplication.translate("ApprovalCard", "Reject"), self.body)
         self.approve.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Approve %1").replace(
-                "%1", request.tool_name
-            )
+            QCoreApplication.translate("ApprovalCard", "Approve %1").replace("%1", request.summary)
         )
         self.reject.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", request.tool_name)
+            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", request.summary)
         )
-        group = QButtonGroup(self)
-        group.addButton(self.approve)
-        group.addButton(self.reject)
-        row.addWidget(self.approve)
-        row.addWidget(self.reject)
-        row.addStretch(1)
-        layout.addLayout(row)
-        self.reason = QLineEdit(self)
-        self.reason.setPlaceholderText(
+        for button in (self.approve, self.reject):
+            button.setAutoDefault(False)
+            button.setDefault(False)
+        self.approve.clicked.connect(self._approve_clicked)
+        self.reject.clicked.connect(self._reject_clicked)
+        buttons.addWidget(self.approve)
+        buttons.addWidget(self.reject)
+        self.always = QCheckBox(
+            QCoreApplication.translate("ApprovalCard", "Always allow %1 here").replace(
+                "%1", request.tool_name
+            ),
+            self.body,
+        )
+        self.always.setToolTip(
             QCoreApplication.translate(
-                "ApprovalCard", "Reason for rejecting (optional, the model sees it)"
-            )
+                "ApprovalCard", "Later calls of %1 in this project run without asking."
+            ).replace("%1", request.tool_name)
+        )
+        self.always.setAccessibleName(self.always.text())
+        self.always.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.always)  # its own line: the dock may be 360 px wide
+
+        self.reason_row = QWidget(self.body)
+        reason_layout = QHBoxLayout(self.reason_row)
+        reason_layout.setContentsMargins(0, 0, 0, 0)
+        self.reason = QLineEdit(self.reason_row)
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate("ApprovalCard", "Why not? (optional, the assistant sees it)")
         )
         self.reason.setAccessibleName(
             QCoreApplication.translate("ApprovalCard", "Reason for rejecting %1").replace(
-                "%1", request.tool_name
+                "%1", request.summary
             )
         )
         self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.reason.setEnabled(False)
-        self.reject.toggled.connect(self.reason.setEnabled)
-        layout.addWidget(self.reason)
-        self.always = QCheckBox(
-            QCoreApplication.translate("ApprovalCard", "Always allow %1 in this project").replace(
-                "%1", request.tool_name
-            ),
-            self,
+        self.reason.returnPressed.connect(self.confirm_reject)
+        self.confirm_reject_button = QPushButton(
+            QCoreApplication.translate("ApprovalCard", "Reject"), self.reason_row
         )
-        self.always.setAccessibleName(self.always.text())
-        self.approve.toggled.connect(self.always.setEnabled)
-        layout.addWidget(self.always)
+        self.confirm_reject_button.setAutoDefault(False)
+        self.confirm_reject_button.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Confirm rejecting %1").replace(
+                "%1", request.summary
+            )
+        )
+        self.confirm_reject_button.clicked.connect(self.confirm_reject)
+        self.cancel_reject_button = QPushButton(
+            QCoreApplication.translate("ApprovalCard", "Cancel"), self.reason_row
+        )
+        self.cancel_reject_button.setAutoDefault(False)
+        self.cancel_reject_button.clicked.connect(self._cancel_reject)
+        reason_layout.addWidget(self.reason, 1)
+        reason_layout.addWidget(self.confirm_reject_button)
+        reason_layout.addWidget(self.cancel_reject_button)
+        self.reason_row.hide()
+        layout.addWidget(self.reason_row)
+
+        self.result_label = QLabel(self)
+        self.result_label.setObjectName("muted")
+        self.result_label.setWordWrap(True)
+        self.result_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.result_label.hide()
+        outer.addWidget(self.result_label)
+
+    def _add_blocks(self, layout: QVBoxLayout, blocks: list[tuple[str, str, list[str]]]) -> None:
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        for index, (device, key, lines) in enumerate(blocks):
+            head = QLabel(
+                _chip(device, self._chip_bg)
+                + " "
+                + escape(
+                    QCoreApplication.translate("ApprovalCard", "configuration lines")
+                    if key == "lines"
+                    else QCoreApplication.translate("ApprovalCard", "commands")
+                ),
+                self.body,
+            )
+            layout.addWidget(head)
+            edit = QPlainTextEdit("\n".join(lines), self.body)
+            edit.setObjectName("codeBlock")
+            edit.setFont(mono)
+            edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            edit.setTabChangesFocus(True)
+            edit.setAccessibleName(
+                QCoreApplication.translate("ApprovalCard", "%1 for %2, one per line")
+                .replace(
+                    "%1",
+                    QCoreApplication.translate("ApprovalCard", "Configuration lines")
+                    if key == "lines"
+                    else QCoreApplication.translate("ApprovalCard", "Commands"),
+                )
+                .replace("%2", device)
+            )
+            height = edit.fontMetrics().lineSpacing() * min(max(len(lines), 1), 12) + 14
+            edit.setFixedHeight(height)
+            edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            self.text_blocks[(index, key)] = edit
+            layout.addWidget(edit)
+
+    def _toggle_details(self, shown: bool) -> None:
+        self.details_label.setVisible(shown)
+        self.details_button.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
+        )
+
+    def _toggle_edit(self, editing: bool) -> None:
+        self.form_widget.setVisible(editing)
+        self.arguments_label.setVisible(not editing and bool(self.arguments_label.text()))
+        self.details_button.setVisible(not editing and bool(self.details_label.text()))
+        self.details_label.setVisible(not editing and self.details_button.isChecked())
+
+    # --- what the user decided -----------------------------------------------------------
 
     def edited_arguments(self) -> dict[str, Any] | None:
         """The arguments if the user changed any, else None."""
         values = {f.name: f.value() for f in self.fields}
         changed = {k: v for k, v in values.items() if v != self._initial[k]}
-        return {**self.request.arguments, **changed} if changed else None
+        merged = {**self.request.arguments, **changed}
+        if self._blocks_key is not None:
+            devices = [dict(d) for d in self.request.arguments[self._blocks_key]]
+            for (index, key), edit in self.text_blocks.items():
+                lines = [line.rstrip() for line in edit.toPlainText().splitlines()]
+                devices[index][key] = [line for line in lines if line.strip()]
+            if devices != self.request.arguments[self._blocks_key]:
+                merged[self._blocks_key] = devices
+                changed[self._blocks_key] = devices
+        return merged if changed else None
 
-    def decision(self) -> UserDecision:
-        """What the form says now."""
-        if self.reject.isChecked():
-            return UserDecision(
-                self.request.tool_call_id, "reject", reason=self.reason.text().strip() or None
+    def decision(self) -> UserDecision | None:
+        """What the user decided for this call, or None while undecided."""
+        return self.choice
+
+    def _approve_clicked(self) -> None:
+        self.decide(
+            UserDecision(
+                self.request.tool_call_id,
+                "approve",
+                arguments=self.edited_arguments(),
+                always_allow=self.always.isChecked(),
             )
-        return UserDecision(
-            self.request.tool_call_id,
-            "approve",
-            arguments=self.edited_arguments(),
-            always_allow=self.always.isChecked(),
         )
 
+    def _reject_clicked(self) -> None:
+        self.reason_row.show()
+        self.approve.setEnabled(False)
+        self.reject.setEnabled(False)
+        self.reason.setFocus(Qt.FocusReason.OtherFocusReason)
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    def _cancel_reject(self) -> None:
+        self.reason_row.hide()
+        self.approve.setEnabled(True)
+        self.reject.setEnabled(True)
+        self.reject.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def confirm_reject(self) -> None:
+        """Reject with the reason typed (if any)."""
+        reason = self.reason.text().strip() or None
+        self.decide(UserDecision(self.request.tool_call_id, "reject", reason=reason))
+
+    def decide(self, decision: UserDecision) -> None:
+        """Record the decision (once) and collapse to one line."""
+        if self.choice is not None:
+            return
+        self.choice = decision
+        if decision.action == "reject":
+            reason = f" ({decision.reason})" if decision.reason else ""
+            text = (
+                QCoreApplication.translate("ApprovalCard", "Rejected: %1").replace(
+                    "%1", self.request.summary
+                )
+                + reason
+            )
+        elif decision.arguments is not None:
+            text = QCoreApplication.translate(
+                "ApprovalCard", "Approved with your edits: %1"
+            ).replace("%1", self.request.summary)
+        else:
+            text = QCoreApplication.translate("ApprovalCard", "Approved: %1").replace(
+                "%1", self.request.summary
+            )
+        self.collapse(text)
+        self.decided.emit()
+
+    def collapse(self, text: str) -> None:
+        """Show only one line of text."""
+        had_focus = self.body.isAncestorOf(QApplication.focusWidget())
+        self.body.hide()
+        self.result_label.setText(text)
+        self.result_label.show()
+        if had_focus:
+            parent = self.parentWidget()
+            if parent is not None:
+                parent.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 class ApprovalCard(QFrame):
-    """All calls of one pause, decided together. Emits `decided` once."""
+    """All calls of one pause. Emits `decided` once every call is decided."""
 
     decided = pyqtSignal(list)  # list[UserDecision]
 
@@ -236,105 +555,111 @@ class ApprovalCard(QFrame):
         super().__init__(parent)
         self.setObjectName("approvalCard")
         self.setAccessibleName(QCoreApplication.translate("ApprovalCard", "Approval needed"))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
-        heading = QLabel(
+        self.heading = QLabel(
             QCoreApplication.translate(
                 "ApprovalCard", "The assistant wants to run %n tool call(s):", "", len(requests)
             ),
             self,
         )
-        heading.setWordWrap(True)
-        heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        layout.addWidget(heading)
+        self.heading.setWordWrap(True)
+        self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.heading)
         self.items = [ApprovalItem(r, self) for r in requests]
         for item in self.items:
+            item.decided.connect(self._item_decided)
             layout.addWidget(item)
-        buttons = QHBoxLayout()
-        self.submit_button = QPushButton(
-            QCoreApplication.translate("ApprovalCard", "Submit decisions")
-            if len(requests) > 1
-            else QCoreApplication.translate("ApprovalCard", "Approve"),
-            self,
-        )
-        self.submit_button.setDefault(True)
-        self.submit_button.setAccessibleName(self.submit_button.text())
-        self.submit_button.clicked.connect(self.submit)
+        self.batch_row = QWidget(self)
+        buttons = QHBoxLayout(self.batch_row)
+        buttons.setContentsMargins(0, 0, 0, 0)
         self.approve_all_button = QPushButton(
-            QCoreApplication.translate("ApprovalCard", "Approve all"), self
+            QCoreApplication.translate("ApprovalCard", "Approve all"), self.batch_row
         )
-        self.approve_all_button.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Approve all")
-        )
-        self.approve_all_button.clicked.connect(self.approve_all)
         self.reject_all_button = QPushButton(
-            QCoreApplication.translate("ApprovalCard", "Reject all")
-            if len(requests) > 1
-            else QCoreApplication.translate("ApprovalCard", "Reject"),
-            self,
+            QCoreApplication.translate("ApprovalCard", "Reject all"), self.batch_row
         )
-        self.reject_all_button.setAccessibleName(self.reject_all_button.text())
-        self.reject_all_button.clicked.connect(self.reject_all)
-        buttons.addWidget(self.submit_button)
-        if len(requests) > 1:
-            buttons.addWidget(self.approve_all_button)
-        else:
-            self.approve_all_button.hide()
-            self.items[0].reject.toggled.connect(self._single_toggled)
-        buttons.addWidget(self.reject_all_button)
+        for button in (self.approve_all_button, self.reject_all_button):
+            button.setAutoDefault(False)
+            button.setAccessibleName(button.text())
+            buttons.addWidget(button)
         buttons.addStretch(1)
-        layout.addLayout(buttons)
+        self.approve_all_button.clicked.connect(self.approve_all)
+        self.reject_all_button.clicked.connect(self.reject_all)
+        self.batch_row.setVisible(len(requests) > 1)
+        layout.addWidget(self.batch_row)
         self.result_label = QLabel(self)
         self.result_label.setObjectName("muted")
         self.result_label.setWordWrap(True)
+        self.result_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.result_label.hide()
         layout.addWidget(self.result_label)
-        shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
-        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        shortcut.activated.connect(self.submit)
         self._done = False
+        self.locked = False
 
-    def _single_toggled(self, rejecting: bool) -> None:
-        self.submit_button.setText(
-            QCoreApplication.translate("ApprovalCard", "Reject")
-            if rejecting
-            else QCoreApplication.translate("ApprovalCard", "Approve")
-        )
+    @property
+    def done(self) -> bool:
+        """Decided (or locked): nothing on it can be clicked any more."""
+        return self._done
 
     def approve_all(self, *_: object) -> None:
-        """Approve every call as shown (edits included) and submit."""
+        """Approve every undecided call as shown (edits included)."""
         for item in self.items:
-            item.approve.setChecked(True)
-        self.submit()
+            if item.choice is None:
+                item._approve_clicked()
 
     def reject_all(self, *_: object) -> None:
-        """Reject every call (with the reasons typed) and submit."""
+        """Reject every undecided call (with the reasons typed)."""
         for item in self.items:
-            item.reject.setChecked(True)
-        self.submit()
+            if item.choice is None:
+                item.confirm_reject()
 
     def decisions(self) -> list[UserDecision]:
-        """The decisions as the forms stand."""
-        return [item.decision() for item in self.items]
+        """The decisions made so far."""
+        return [d for d in (item.decision() for item in self.items) if d is not None]
 
-    def submit(self, *_: object) -> None:
-        """Send the decisions (once) and freeze the card."""
-        if self._done:
+    def _item_decided(self) -> None:
+        if self._done or any(item.choice is None for item in self.items):
             return
         self._done = True
         decisions = self.decisions()
-        for item in self.items:
-            item.setEnabled(False)
-        for button in (self.submit_button, self.approve_all_button, self.reject_all_button):
-            button.hide()
         approved = sum(1 for d in decisions if d.action == "approve")
-        text = QCoreApplication.translate("ApprovalCard", "%1 approved, %2 rejected").replace(
-            "%1", str(approved)
-        )
-        self.result_label.setText(text.replace("%2", str(len(decisions) - approved)))
-        self.result_label.show()
+        if len(decisions) > 1:
+            text = QCoreApplication.translate("ApprovalCard", "%1 approved, %2 rejected").replace(
+                "%1", str(approved)
+            )
+            self._collapse(text.replace("%2", str(len(decisions) - approved)))
+        else:
+            self._collapse(self.items[0].result_label.text())
         self.decided.emit(decisions)
 
+    def _collapse(self, text: str) -> None:
+        self.heading.hide()
+        self.batch_row.hide()
+        for item in self.items:
+            item.hide()
+        self.result_label.setText(text)
+        self.result_label.show()
+        self.setToolTip("\n".join(item.result_label.text() for item in self.items))
+
+    def lock(self, text: str) -> bool:
+        """The turn moved on without a decision: say so, remove every button. False when the
+        card was already decided."""
+        if self._done:
+            return False
+        self._done = True
+        self.locked = True
+        self._collapse(text)
+        return True
+
     def focus_first(self) -> None:
-        """Put the keyboard focus on the decision button."""
-        self.submit_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        """Offer the card to the keyboard without taking it from a text box the user types in.
+
+        The focus goes to the card frame (Tab then reaches the first Approve/Reject), never to a
+        button: a key typed for the message box must not decide a call.
+        """
+        focused = QApplication.focusWidget()
+        if isinstance(focused, QLineEdit | QTextEdit | QPlainTextEdit):
+            return
+        self.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from gns3_copilot_desktop.core.protocol import ChatChunk, ToolStatus
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, ToolStatus
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,10 @@ class ChatBackend(Protocol):
 
     async def get_history(self, session_id: str) -> list[HistoryItem]:
         """The session's transcript, oldest first."""
+        ...
+
+    async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
+        """The calls the session's paused turn waits on (none when nothing waits)."""
         ...
 
     async def list_sessions(self) -> list[SessionEntry]:

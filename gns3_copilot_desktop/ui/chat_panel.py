@@ -27,7 +27,7 @@ from gns3_copilot_desktop.ui.a11y import Announcer
 from gns3_copilot_desktop.ui.backend import ChatBackend, UserDecision
 from gns3_copilot_desktop.ui.chat_controller import ChatController
 from gns3_copilot_desktop.ui.composer import Composer
-from gns3_copilot_desktop.ui.message_view import MessageView
+from gns3_copilot_desktop.ui.message_view import NOT_RUN_TEXT, MessageView
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel
 from gns3_copilot_desktop.ui.status_line import StatusLine
@@ -178,8 +178,12 @@ class ChatPanel(QWidget):
         )
         self.status.reset()
         history = await self._backend.get_history(session_id)
+        pending = await self._backend.pending_approvals(session_id)
         if self.session_id == session_id:
             self.view.load_history(history)
+            self._awaiting_approval = bool(pending)
+            if pending:  # a turn paused before (even before a restart): its card, live again
+                self._approvals(pending)
             self.session_changed.emit(session_id)
 
     def _session_deleted(self, session_id: str) -> None:
@@ -199,6 +203,11 @@ class ChatPanel(QWidget):
         """Send `text` in the current session (creating one first if needed)."""
         if self.controller.running:
             return
+        if self._awaiting_approval:
+            # The new message answers the waiting calls with "not run" (the core does the same).
+            self.view.lock_approvals(QCoreApplication.translate("MessageView", NOT_RUN_TEXT))
+            self._awaiting_approval = False
+            self._queued_decisions = None
         self.view.add_user_message(text)
         self.composer.set_running(True)
         spawn(self._send(text))

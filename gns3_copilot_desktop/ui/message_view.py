@@ -39,7 +39,14 @@ from gns3_copilot_desktop.ui.tool_card import (
     monospace_font,
 )
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
+    """Mark `text` for translation where it is defined; it is translated where it is shown."""
+    return text
+
+
 PAINT_INTERVAL_MS = 33
+NOT_RUN_TEXT = QT_TRANSLATE_NOOP("MessageView", "Not run: you sent a new message")
 HISTORY_BATCH = 20
 CHUNK_BLOCKS = 16
 CODE_LINES = 40
@@ -629,6 +636,7 @@ class MessageView(QScrollArea):
         self._keep_distance_from_bottom: int | None = None
         self._current: AssistantMessage | None = None
         self._cards: dict[str, ToolCard] = {}
+        self._approval: ApprovalCard | None = None
         self._compact = False
         bar = self.verticalScrollBar()
         assert bar is not None
@@ -651,6 +659,7 @@ class MessageView(QScrollArea):
         self._buffer.clear()
         self._current = None
         self._cards.clear()
+        self._approval = None
         self._earlier_pending.clear()
         for widget in self.message_widgets():
             widget.setParent(None)
@@ -767,12 +776,31 @@ class MessageView(QScrollArea):
                 self._assistant().add_card(card)
             else:
                 card.set_state(ToolState.AWAITING_APPROVAL)
+        self.lock_approvals(QCoreApplication.translate("MessageView", NOT_RUN_TEXT))
         approval = ApprovalCard(list(requests), self._container)
         approval.decided.connect(self._decided)
+        self._approval = approval
         self._assistant().add_widget(approval)
         self.jump_to_latest()
         approval.focus_first()
         return approval
+
+    @property
+    def open_approval(self) -> ApprovalCard | None:
+        """The approval card that still waits for the user, if any."""
+        card = self._approval
+        return card if card is not None and not card.done else None
+
+    def lock_approvals(self, text: str) -> None:
+        """The turn moved on without a decision (a new message was sent): the waiting card and
+        its tool cards say so, and nothing on them can be clicked any more."""
+        card = self.open_approval
+        if card is None or not card.lock(text):
+            return
+        for item in card.items:
+            tool = self._cards.get(item.request.tool_call_id)
+            if tool is not None:
+                tool.finish("cancelled", text)
 
     def _decided(self, decisions: list[Any]) -> None:
         for decision in decisions:

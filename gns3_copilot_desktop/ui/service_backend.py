@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from PyQt6.QtCore import QCoreApplication
 
 from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.protocol import ChatChunk, ToolStatus
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, ToolStatus
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.backend import (
     AssistantTurn,
@@ -130,6 +130,11 @@ class ServiceBackend:
         _, service = await self._service()
         history = await service.get_history(session_id)
         return history_items(history.messages)
+
+    async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
+        """The calls the session's paused turn waits on, shown again as a live card."""
+        _, service = await self._service()
+        return await service.pending_approvals(session_id)
 
     async def list_sessions(self) -> list[SessionEntry]:
         """Pinned first, newest first; empty when no project is chosen."""

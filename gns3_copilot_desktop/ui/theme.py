@@ -114,6 +114,10 @@ def _tint_rules(c: ThemeColors) -> str:
 #errorText, #stateError {{ color: {c.error}; }}
 #stateOk {{ color: {c.ok}; }}
 #stateWaiting {{ color: {c.warning}; }}
+#riskDestructive {{ color: {c.error}; font-weight: bold; }}
+#approvalItemDestructive {{ border-left: 3px solid {c.error}; }}
+#approveDestructive {{ color: {c.error}; border: 1px solid {c.error}; border-radius: 4px;
+    padding: 2px 8px; }}
 #muted, #stateMuted {{ color: {c.muted}; }}
 #codeBlock {{ background: {c.code}; border: 1px solid {c.border}; border-radius: 4px; }}
 #truncatedBadge {{ color: {c.warning}; border: 1px solid {c.warning}; border-radius: 3px;

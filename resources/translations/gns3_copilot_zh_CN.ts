@@ -16,101 +16,172 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="55" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="56" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="46" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="82" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="143" />
-        <source>Risk: %1</source>
-        <translation>风险：%1</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
+        <source>yes</source>
+        <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="301" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="257" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="213" />
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="249" />
+        <source>Destructive: %1</source>
+        <translation>破坏性操作：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="251" />
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="300" />
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="306" />
+        <source>Edit arguments</source>
+        <translation>编辑参数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="343" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="273" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="391" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="345" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="350" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="183" />
-        <source>Reason for rejecting (optional, the model sees it)</source>
-        <translation>拒绝理由（可选，模型会看到）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="188" />
-        <source>Reason for rejecting %1</source>
-        <translation>拒绝 %1 的理由</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="197" />
-        <source>Always allow %1 in this project</source>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="360" />
+        <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="366" />
+        <source>Later calls of %1 in this project run without asking.</source>
+        <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="381" />
+        <source>Why not? (optional, the assistant sees it)</source>
+        <translation>为什么拒绝？（可选，助手会看到）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="384" />
+        <source>Reason for rejecting %1</source>
+        <translation>拒绝 %1 的原因</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="395" />
+        <source>Confirm rejecting %1</source>
+        <translation>确认拒绝 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="401" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="425" />
+        <source>configuration lines</source>
+        <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="438" />
+        <source>%1 for %2, one per line</source>
+        <translation>%2 的%1，每行一条</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="441" />
+        <source>Configuration lines</source>
+        <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="443" />
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="521" />
+        <source>Rejected: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="527" />
+        <source>Approved with your edits: %1</source>
+        <translation>已按你的修改批准：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="531" />
+        <source>Approved: %1</source>
+        <translation>已批准：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="242" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="562" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="255" />
-        <source>Submit decisions</source>
-        <translation>提交决定</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="267" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="578" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="581" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="629" />
         <source>%1 approved, %2 rejected</source>
-        <translation>已批准 %1 个，已拒绝 %2 个</translation>
+        <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
 </context><context>
     <name>ChatController</name>
@@ -132,7 +203,7 @@
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="193" />
         <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="177" />
         <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="84" />
         <source>New conversation</source>
@@ -159,29 +230,29 @@
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="245" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="254" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="261" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="272" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="281" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="275" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="284" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -539,83 +610,88 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="49" />
+        <source>Not run: you sent a new message</source>
+        <translation>未运行：你发送了新消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="140" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="195" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="198" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="199" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="469" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="476" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="492" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="498" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="500" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="499" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="506" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="527" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="591" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="595" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="615" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="621" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="623" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
@@ -627,12 +703,12 @@
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="271" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="277" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>

@@ -102,6 +102,7 @@ class ScriptedBackend:
         self.streams_closed = 0
         self.sessions: dict[str, SessionEntry] = {}
         self.histories: dict[str, list[HistoryItem]] = {}
+        self.pending: dict[str, list[ApprovalRequest]] = {}
         self._ids = itertools.count(1)
         self._clock = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -165,6 +166,11 @@ class ScriptedBackend:
             self.streams_closed += 1
             if text:
                 self.histories.setdefault(session_id, []).append(AssistantTurn("".join(text)))
+
+    async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
+        """The scripted pending approvals of a session (see `pending`)."""
+        await asyncio.sleep(0)
+        return list(self.pending.get(session_id, []))
 
     async def get_history(self, session_id: str) -> list[HistoryItem]:
         """The in-memory history."""

@@ -220,45 +220,78 @@ async def shoot_tools(out: Path) -> None:
     window.close()
 
 
-async def shoot_approval(out: Path) -> None:
-    backend = ScriptedBackend()
-    requests = [
+def approval_requests() -> list[ApprovalRequest]:
+    """A batch as the real tools ask it: a creation, a configuration push, a deletion."""
+    from gns3_copilot_desktop.core.agent.tools.change_tools import (
+        CreateNodesArgs,
+        DeleteNodesArgs,
+    )
+    from gns3_copilot_desktop.core.agent.tools.device_tools import ConfigureDevicesArgs
+
+    push = {
+        "devices": [
+            {
+                "node": "R4",
+                "lines": [
+                    "interface GigabitEthernet0/0",
+                    " ip address 10.0.14.4 255.255.255.0",
+                    " no shutdown",
+                    "router ospf 1",
+                    " network 10.0.14.0 0.0.0.255 area 0",
+                ],
+            },
+            {"node": "R1", "lines": ["router ospf 1", " network 10.0.14.0 0.0.0.255 area 0"]},
+        ],
+        "timeout_s": 30,
+        "credential": None,
+    }
+    return [
         ApprovalRequest(
             tool_call_id="n1",
-            tool_name="create_node",
-            arguments={"template": "c7200", "name": "R4", "x": 120, "y": -40},
-            summary="Create router R4 from the c7200 template",
+            tool_name="create_nodes",
+            arguments={"nodes": [{"template": "c7200", "name": "R4", "x": None, "y": None}]},
+            summary="create R4 (c7200)",
             risk="change",
-            arguments_schema={
-                "type": "object",
-                "properties": {
-                    "template": {"type": "string"},
-                    "name": {"type": "string"},
-                    "x": {"type": "integer"},
-                    "y": {"type": "integer"},
-                },
-            },
+            arguments_schema=CreateNodesArgs.model_json_schema(),
         ),
         ApprovalRequest(
             tool_call_id="n2",
-            tool_name="configure_device",
-            arguments={
-                "node": "R4",
-                "commands": ["router ospf 1", "network 10.0.0.0 0.0.0.255 area 0"],
-            },
-            summary="Configure OSPF on R4",
+            tool_name="configure_devices",
+            arguments=push,
+            summary="configure R4: interface GigabitEthernet0/0; ... (+2 lines) | R1: router ...",
             risk="device-config",
+            arguments_schema=ConfigureDevicesArgs.model_json_schema(),
+            destructive=True,
+        ),
+        ApprovalRequest(
+            tool_call_id="n3",
+            tool_name="delete_nodes",
+            arguments={"nodes": ["R3"]},
+            summary="delete node R3 (and its links)",
+            risk="change",
+            arguments_schema=DeleteNodesArgs.model_json_schema(),
+            destructive=True,
+            consequence="deletes R3 and its 2 links, now started",
         ),
     ]
+
+
+async def shoot_approval(
+    out: Path, name: str = "approval", width: int = 1000, dock_width: int = 460
+) -> None:
+    backend = ScriptedBackend()
     backend.add_turn(
-        content("I will add **R4** and enable OSPF on it."), approval(*requests), done()
+        content("I will add **R4**, enable OSPF on it and remove R3."),
+        approval(*approval_requests()),
+        done(),
     )
-    window, dock = make_window(backend, 1000, 820)
-    dock.panel.send("Add a fourth router running OSPF")
+    window, dock = make_window(backend, width, 1100, dock_width)
+    dock.panel.send("Replace R3 by a fourth router running OSPF")
     await wait_until(
-        lambda: dock.panel.view.card("n2") is not None and not dock.panel.composer.running
+        lambda: dock.panel.view.card("n3") is not None and not dock.panel.composer.running
     )
-    await grab(window, "approval", out)
+    dock.panel.view.jump_to_latest()
+    await grab(window, name, out)
     window.close()
 
 
@@ -325,6 +358,7 @@ async def shoot_chinese(out: Path) -> None:
     try:
         await shoot_streaming(out, "zh-CN-streaming", 460, ANSWER_ZH, QUESTION_ZH)
         await shoot_history(out, "zh-CN-wide-sessions", 1400, 900, ANSWER_ZH)
+        await shoot_approval(out, "zh-CN-approval-narrow", 800, 360)
     finally:
         app.removeTranslator(translator)
 
@@ -339,6 +373,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("streaming", lambda: shoot_streaming(out)),
         ("tool-cards", lambda: shoot_tools(out)),
         ("approval", lambda: shoot_approval(out)),
+        ("approval-narrow", lambda: shoot_approval(out, "approval-narrow", 800, 360)),
         ("error", lambda: shoot_error(out)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
@@ -352,6 +387,7 @@ async def main(out: Path, only: str | None = None) -> None:
         app.setPalette(dark_palette())
         await shoot_streaming(out, "dark-streaming")
         await shoot_history(out, "dark-wide-sessions", 1400, 900)
+        await shoot_approval(out, "dark-approval")
     app.setPalette(QPalette())
 
 

@@ -419,7 +419,7 @@ def _approval_card(app: CopilotApp, qtbot: QtBot) -> Any:
     from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 
     def pending() -> list[ApprovalCard]:
-        return [c for c in app.panel.view.findChildren(ApprovalCard) if c.submit_button.isEnabled()]
+        return [c for c in app.panel.view.findChildren(ApprovalCard) if not c.done]
 
     qtbot.waitUntil(lambda: len(pending()) == 1, timeout=WAIT_MS)
     return pending()[0]
@@ -449,7 +449,7 @@ def test_approve_a_change_and_see_the_node_on_the_server(
     app.shot("app-approval")
     item.always.setChecked(True)  # "always allow in this project": persisted per server+project
     _wait_finished(app, qtbot)  # the paused turn's stream has ended (ChatPanel drops earlier ones)
-    card.submit_button.click()
+    item.approve.click()
     qtbot.waitUntil(
         lambda: "PC-approved is on the canvas." in "".join(app.assistant_texts()), timeout=WAIT_MS
     )
@@ -491,10 +491,10 @@ def test_reject_a_change_and_nothing_changes(
     _send(app, qtbot, "Add a VPCS named PC-rejected")
     card = _approval_card(app, qtbot)
     item = card.items[0]
-    item.reject.setChecked(True)
+    item.reject.click()
     qtbot.keyClicks(item.reason, "not now")
     _wait_finished(app, qtbot)
-    card.submit_button.click()
+    item.confirm_reject_button.click()
     qtbot.waitUntil(
         lambda: "Understood, I did not create it." in "".join(app.assistant_texts()),
         timeout=WAIT_MS,
@@ -506,3 +506,75 @@ def test_reject_a_change_and_nothing_changes(
         m for m in scripted_openai.chat_requests()[-1].messages if m.get("role") == "tool"
     )
     assert "not now" in tool_message["content"]
+
+
+# --- approval cards that outlive their moment (issue 10) ---------------------------------------
+
+
+def test_a_pending_approval_comes_back_live_after_a_restart(
+    logged_in: CopilotApp,
+    copilot_app: Callable[..., CopilotApp],
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    e2e_project: dict[str, Any],
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    pid = e2e_project["project_id"]
+    arguments = {"nodes": [{"template": "VPCS", "name": "PC-later"}]}
+    scripted_openai.push(
+        ScriptedTurn.tool("create_nodes", arguments, id="call_later"),
+        ScriptedTurn.text("PC-later is there now.", chunks=2),
+    )
+    _send(app, qtbot, "Add PC-later")
+    _approval_card(app, qtbot)
+    _wait_finished(app, qtbot)
+    run(qtbot, app.handle.aclose())  # the user quits without deciding
+
+    again = copilot_app()
+    _ready(again, qtbot, pid)
+    card = _approval_card(again, qtbot)  # the reopened session shows the card, live
+    assert [i.request.tool_call_id for i in card.items] == ["call_later"]
+    assert again.panel.view.card("call_later").state == ToolState.AWAITING_APPROVAL
+    assert _node_names(gns3_server, gns3_token, pid) == []
+    card.items[0].approve.click()
+    qtbot.waitUntil(
+        lambda: "PC-later is there now." in "".join(again.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(again, qtbot)
+    assert _node_names(gns3_server, gns3_token, pid) == ["PC-later"]
+
+
+def test_a_new_message_instead_of_a_decision_locks_the_card(
+    logged_in: CopilotApp,
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    e2e_project: dict[str, Any],
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    pid = e2e_project["project_id"]
+    scripted_openai.push(
+        ScriptedTurn.tool("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC-no"}]}),
+        ScriptedTurn.text("Fine, nothing was created.", chunks=2),
+    )
+    _send(app, qtbot, "Add PC-no")
+    card = _approval_card(app, qtbot)
+    _wait_finished(app, qtbot)
+    call_id = card.items[0].request.tool_call_id
+
+    _send(app, qtbot, "Actually, do not")
+    assert card.locked and "Not run: you sent a new message" in card.result_label.text()
+    assert not any(b.isVisible() for b in card.findChildren(type(card.items[0].approve)))
+    qtbot.waitUntil(
+        lambda: "Fine, nothing was created." in "".join(app.assistant_texts()), timeout=WAIT_MS
+    )
+    _wait_finished(app, qtbot)
+    tool = app.panel.view.card(call_id)
+    assert tool.state == ToolState.CANCELLED and "new message" in tool.output
+    assert _node_names(gns3_server, gns3_token, pid) == []
+    # deciding the locked card is impossible, and the core would refuse it anyway
+    card.items[0].approve.click()
+    assert _node_names(gns3_server, gns3_token, pid) == []

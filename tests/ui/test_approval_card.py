@@ -1,11 +1,14 @@
-"""The approval card turns the user's choices into decisions."""
+"""The approval card: what is about to happen, readable; one decision per call (issue 10)."""
 
 from __future__ import annotations
 
 from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QCheckBox, QLineEdit, QSpinBox
+from PyQt6.QtGui import QTextDocument
+from PyQt6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox
 from pytestqt.qtbot import QtBot
 
+from gns3_copilot_desktop.core.agent.tools.change_tools import CreateNodesArgs, DeleteNodesArgs
+from gns3_copilot_desktop.core.agent.tools.device_tools import ConfigureDevicesArgs
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision
@@ -15,87 +18,256 @@ SCHEMA = {
     "properties": {
         "name": {"type": "string", "description": "Node name"},
         "x": {"type": "integer"},
-        "start": {"type": "boolean"},
-        "console_type": {"enum": ["telnet", "vnc", "none"]},
+        "count": {"type": "integer"},
     },
 }
 
 
-def _request(call_id: str = "c1", name: str = "create_node") -> ApprovalRequest:
+def _request(call_id: str = "c1", summary: str = "create router R1") -> ApprovalRequest:
     return ApprovalRequest(
         tool_call_id=call_id,
-        tool_name=name,
-        arguments={"name": "R1", "x": 10, "start": False, "console_type": "telnet"},
-        summary="Create router R1",
+        tool_name="create_node",
+        arguments={"name": "R1", "x": 10, "count": 1},
+        summary=summary,
         risk="change",
         arguments_schema=SCHEMA,
     )
 
 
+def _push() -> ApprovalRequest:
+    return ApprovalRequest(
+        tool_call_id="c_push",
+        tool_name="configure_devices",
+        arguments={
+            "devices": [
+                {"node": "R1", "lines": ["interface Gi0/0", " ip address 10.0.0.1 255.0.0.0"]},
+                {"node": "R2", "lines": ["router ospf 1"]},
+            ],
+            "timeout_s": 30,
+            "credential": None,
+        },
+        summary="configure R1, R2",
+        risk="device-config",
+        arguments_schema=ConfigureDevicesArgs.model_json_schema(),
+        destructive=True,
+    )
+
+
+def _delete() -> ApprovalRequest:
+    return ApprovalRequest(
+        tool_call_id="c_del",
+        tool_name="delete_nodes",
+        arguments={"nodes": ["R3", "SW1"]},
+        summary="delete nodes R3, SW1 (and their links)",
+        risk="change",
+        arguments_schema=DeleteNodesArgs.model_json_schema(),
+        destructive=True,
+        consequence="deletes R3 and its 3 links; SW1 (no links)",
+    )
+
+
 def _card(
-    qtbot: QtBot, *requests: ApprovalRequest
+    qtbot: QtBot, *requests: ApprovalRequest, width: int = 420
 ) -> tuple[ApprovalCard, list[list[UserDecision]]]:
     card = ApprovalCard(list(requests))
     qtbot.addWidget(card)
+    card.resize(width, 600)
     card.show()
     got: list[list[UserDecision]] = []
     card.decided.connect(got.append)
     return card, got
 
 
-def test_approve_without_edits(qtbot: QtBot) -> None:
+def _visible_texts(card: ApprovalCard) -> str:
+    """What a person reads on the card (rich text as it is displayed)."""
+    shown = []
+    for label in card.findChildren(QLabel):
+        if label.isVisibleTo(card) and label.text():
+            document = QTextDocument()
+            document.setHtml(label.text())
+            shown.append(document.toPlainText())
+    return "\n".join(shown)
+
+
+def _visible_buttons(card: ApprovalCard) -> list[QPushButton]:
+    return [b for b in card.findChildren(QPushButton) if b.isVisibleTo(card)]
+
+
+def test_approve_collapses_the_card_to_one_line(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _request())
-    qtbot.mouseClick(card.submit_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(card.items[0].approve, Qt.MouseButton.LeftButton)
     assert got == [[UserDecision("c1", "approve")]]
-    card.submit()  # a second submit does nothing
+    assert card.done and _visible_buttons(card) == []
+    assert (
+        card.result_label.isVisible() and "Approved: create router R1" in card.result_label.text()
+    )
+    card.items[0].decide(UserDecision("c1", "reject"))  # a second decision does nothing
     assert len(got) == 1
-    assert not card.submit_button.isVisible()
 
 
-def test_form_is_generated_from_the_schema_and_edits_are_returned(qtbot: QtBot) -> None:
+def test_edits_from_the_form_are_returned(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _request())
-    fields = {f.name: f.widget for f in card.items[0].fields}
+    item = card.items[0]
+    assert not item.form_widget.isVisible()
+    item.edit_button.click()
+    fields = {f.name: f.widget for f in item.fields}
     assert isinstance(fields["name"], QLineEdit) and isinstance(fields["x"], QSpinBox)
-    assert isinstance(fields["start"], QCheckBox)
     fields["name"].clear()
     qtbot.keyClicks(fields["name"], "Core1")
-    fields["x"].setValue(200)
-    card.items[0].always.setChecked(True)
-    card.submit()
+    item.always.setChecked(True)
+    item.approve.click()
     assert got == [
         [
             UserDecision(
-                "c1",
-                "approve",
-                arguments={"name": "Core1", "x": 200, "start": False, "console_type": "telnet"},
-                always_allow=True,
+                "c1", "approve", arguments={"name": "Core1", "x": 10, "count": 1}, always_allow=True
             )
         ]
     ]
+    assert "with your edits" in card.result_label.text()
 
 
-def test_reject_with_a_reason(qtbot: QtBot) -> None:
+def test_reject_asks_for_an_optional_reason_inline(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _request())
     item = card.items[0]
-    assert not item.reason.isEnabled()
-    item.reject.setChecked(True)
-    assert item.reason.isEnabled() and card.submit_button.text() == "Reject"
+    assert not item.reason_row.isVisible()
+    item.reject.click()
+    assert item.reason_row.isVisible() and not item.approve.isEnabled() and got == []
     qtbot.keyClicks(item.reason, "use the template instead")
-    qtbot.mouseClick(card.submit_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(item.reason, Qt.Key.Key_Return)
     assert got == [[UserDecision("c1", "reject", reason="use the template instead")]]
+    assert "use the template instead" in card.result_label.text()
 
 
-def test_several_calls_are_decided_together(qtbot: QtBot) -> None:
-    card, got = _card(qtbot, _request("c1"), _request("c2", "start_node"))
-    card.items[1].reject.setChecked(True)
-    card.submit()
-    assert [(d.tool_call_id, d.action) for d in got[0]] == [("c1", "approve"), ("c2", "reject")]
-
-
-def test_keyboard_reaches_the_decision(qtbot: QtBot) -> None:
+def test_reject_can_be_taken_back_before_it_is_confirmed(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _request())
-    card.focus_first()
-    qtbot.waitUntil(card.submit_button.hasFocus)
-    assert card.items[0].reject.focusPolicy() != Qt.FocusPolicy.NoFocus
-    qtbot.keyClick(card.submit_button, Qt.Key.Key_Space)
+    item = card.items[0]
+    item.reject.click()
+    item.cancel_reject_button.click()
+    assert not item.reason_row.isVisible() and item.approve.isEnabled() and got == []
+    item.approve.click()
+    assert got[0][0].action == "approve"
+
+
+def test_a_batch_is_decided_call_by_call_and_sent_once(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _request("c1"), _request("c2", "create R2"), _delete())
+    assert card.approve_all_button.isVisible() and card.reject_all_button.isVisible()
+    card.items[1].reject.click()
+    card.items[1].confirm_reject_button.click()
+    assert got == [] and card.items[1].result_label.isVisible()  # collapsed, card still open
+    card.items[0].approve.click()
+    assert got == []
+    card.reject_all()  # decides only what is left
+    assert [(d.tool_call_id, d.action) for d in got[0]] == [
+        ("c1", "approve"),
+        ("c2", "reject"),
+        ("c_del", "reject"),
+    ]
+    assert "1 approved, 2 rejected" in card.result_label.text()
+
+
+def test_approve_all_decides_every_call(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _request("c1"), _request("c2", "create R2"))
+    card.approve_all_button.click()
+    assert [d.action for d in got[0]] == ["approve", "approve"]
+
+
+def test_a_configuration_push_is_readable_and_editable_per_device(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _push())
+    item = card.items[0]
+    blocks = [b for b in card.findChildren(QPlainTextEdit) if b.isVisibleTo(card)]
+    assert [b.toPlainText() for b in blocks] == [
+        "interface Gi0/0\n ip address 10.0.0.1 255.0.0.0",
+        "router ospf 1",
+    ]
+    assert all(b.font().fixedPitch() or b.objectName() == "codeBlock" for b in blocks)
+    assert blocks[0].lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    shown = _visible_texts(card)
+    assert "{" not in shown and '"' not in shown  # no raw JSON for what a person reads
+    # internals are folded under Details
+    assert "timeout_s" not in shown and not item.details_label.isVisible()
+    item.details_button.click()
+    assert "timeout_s" in item.details_label.text() and item.details_label.isVisible()
+    # editing a block as text is what runs
+    blocks[1].setPlainText("router ospf 1\n network 10.0.0.0 0.255.255.255 area 0\n\n")
+    item.approve.click()
+    [decision] = got[0]
+    assert decision.arguments is not None
+    assert decision.arguments["devices"][1]["lines"] == [
+        "router ospf 1",
+        " network 10.0.0.0 0.255.255.255 area 0",
+    ]
+    assert decision.arguments["devices"][0] == _push().arguments["devices"][0]
+    assert decision.arguments["timeout_s"] == 30
+
+
+def test_destructive_calls_are_red_say_what_goes_and_are_never_default(qtbot: QtBot) -> None:
+    card, _ = _card(qtbot, _request(), _delete())
+    calm, destructive = card.items
+    assert calm.risk_label.objectName() == "muted" and calm.approve.objectName() == ""
+    assert destructive.risk_label.objectName() == "riskDestructive"
+    assert destructive.objectName() == "approvalItemDestructive"
+    assert destructive.approve.objectName() == "approveDestructive"
+    assert destructive.consequence_label.text() == "deletes R3 and its 3 links; SW1 (no links)"
+    assert destructive.consequence_label.isVisible() and not calm.consequence_label.isVisible()
+    assert (
+        "R3" in destructive.arguments_label.text() and "SW1" in destructive.arguments_label.text()
+    )
+    for button in card.findChildren(QPushButton):
+        assert not button.isDefault() and not button.autoDefault()
+
+
+def test_lock_removes_every_button_and_says_why(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _request("c1"), _delete())
+    card.items[0].approve.click()
+    assert card.lock("Not run: you sent a new message")
+    assert card.locked and card.done and _visible_buttons(card) == []
+    assert card.result_label.text() == "Not run: you sent a new message"
+    card.reject_all()
+    assert got == []  # a locked card decides nothing
+    assert not card.lock("again")
+
+
+def test_keyboard_reaches_each_decision_and_typing_elsewhere_decides_nothing(
+    qtbot: QtBot,
+) -> None:
+    composer = QLineEdit()
+    qtbot.addWidget(composer)
+    composer.show()
+    composer.setFocus()
+    qtbot.waitUntil(composer.hasFocus)
+    card, got = _card(qtbot, _request())
+    card.focus_first()  # the card does not take the focus from a text box being typed in
+    assert composer.hasFocus()
+    qtbot.keyClicks(composer, "yes ")
+    qtbot.keyClick(composer, Qt.Key.Key_Return)
+    qtbot.keyClick(composer, Qt.Key.Key_Space)
+    assert got == [] and not card.done
+
+    card.activateWindow()
+    card.setFocus()
+    qtbot.waitUntil(card.hasFocus)
+    reached = []
+    for _ in range(8):
+        qtbot.keyClick(card.focusWidget() or card, Qt.Key.Key_Tab)
+        reached.append(card.focusWidget())
+    item = card.items[0]
+    assert item.approve in reached and item.reject in reached
+    assert got == []  # moving around decides nothing
+    item.approve.setFocus()
+    qtbot.keyClick(item.approve, Qt.Key.Key_Space)
     assert got and got[0][0].action == "approve"
+
+
+def test_a_narrow_dock_keeps_the_card_inside_it(qtbot: QtBot) -> None:
+    request = ApprovalRequest(
+        tool_call_id="c_new",
+        tool_name="create_nodes",
+        arguments={"nodes": [{"template": "c7200", "name": "R4", "x": None, "y": None}]},
+        summary="create R4 (c7200)",
+        risk="change",
+        arguments_schema=CreateNodesArgs.model_json_schema(),
+    )
+    card, _ = _card(qtbot, request, _push(), _delete(), width=340)
+    assert card.minimumSizeHint().width() <= 340
+    assert "template" in card.items[0].arguments_label.text()
+    assert "null" not in _visible_texts(card)

@@ -115,7 +115,7 @@ def test_approval_flow_resumes_with_the_decisions(
     assert panel.announcer.history[-1].startswith("Approval needed")
     approval_cards = panel.view.findChildren(ApprovalCard)
     assert len(approval_cards) == 1
-    approval_cards[0].submit_button.click()
+    approval_cards[0].items[0].approve.click()
     qtbot.waitUntil(lambda: backend.streams_closed == 2 and not panel.composer.running)
     assert backend.decisions[0][0].tool_call_id == "c9"
     assert backend.decisions[0][0].action == "approve"
@@ -141,7 +141,7 @@ def test_a_decision_made_before_the_paused_stream_ends_is_kept_and_resumed(
     panel.send("add a router")
     qtbot.waitUntil(lambda: bool(panel.view.findChildren(ApprovalCard)))
     assert panel.controller.running  # the first stream has not ended yet
-    panel.view.findChildren(ApprovalCard)[0].submit_button.click()
+    panel.view.findChildren(ApprovalCard)[0].items[0].approve.click()
     title_sent.set()
     qtbot.waitUntil(lambda: backend.streams_closed == 2 and not panel.composer.running)
     assert [d.tool_call_id for d in backend.decisions[0]] == ["c7"]
