@@ -73,6 +73,8 @@ class ApprovalRequest(BaseModel):
     destructive: bool = False
     """The call loses something (deletes, stops, restores, reconfigures): shown in red."""
     consequence: str | None = None
+    diff: str | None = None
+    """For a configuration push: each device's lines against its running configuration."""
     """What goes with it, read from the lab at the pause (``deletes R1 and its 3 links``)."""
 
 

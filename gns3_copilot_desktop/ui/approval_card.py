@@ -269,6 +269,32 @@ class ApprovalItem(QFrame):
         else:
             self.consequence_label.hide()
         layout.addWidget(self.consequence_label)
+        self.diff_view: QPlainTextEdit | None = None
+        if request.diff:
+            # Read from the device: plain text only (a banner cannot become markup here).
+            note = QLabel(
+                QCoreApplication.translate(
+                    "ApprovalCard",
+                    "Against the running configuration (+ not there yet):",
+                ),
+                self.body,
+            )
+            note.setObjectName("muted")
+            note.setWordWrap(True)
+            note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            layout.addWidget(note)
+            self.diff_view = QPlainTextEdit(self.body)
+            self.diff_view.setPlainText(request.diff)
+            self.diff_view.setReadOnly(True)
+            self.diff_view.setObjectName("codeBlock")
+            self.diff_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.diff_view.setTabChangesFocus(True)
+            self.diff_view.setAccessibleName(note.text())
+            shown = min(len(request.diff.splitlines()), 12)
+            self.diff_view.setFixedHeight(self.diff_view.fontMetrics().lineSpacing() * shown + 14)
+            self.diff_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            layout.addWidget(self.diff_view)
 
         props: dict[str, Any] = (request.arguments_schema or {}).get("properties", {})
         names = list(props) + [k for k in request.arguments if k not in props]

@@ -56,130 +56,135 @@
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="276" />
+        <source>Against the running configuration (+ not there yet):</source>
+        <translation>与运行配置对比（+ 表示尚未存在）：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="326" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="306" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="332" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="369" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="391" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="371" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="386" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="392" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="407" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="410" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="421" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="451" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="453" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="464" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="467" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="469" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="547" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="553" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="583" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="588" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="604" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="607" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="655" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>

@@ -262,6 +262,13 @@ def approval_requests() -> list[ApprovalRequest]:
             risk="device-config",
             arguments_schema=ConfigureDevicesArgs.model_json_schema(),
             destructive=True,
+            consequence="R4: 5 new line(s), 0 already there; R1: 1 new line(s), 1 already there",
+            diff=(
+                "== R4 (show running-config) ==\n+ interface GigabitEthernet0/0\n"
+                "+  ip address 10.0.14.4 255.255.255.0\n+  no shutdown\n+ router ospf 1\n"
+                "+  network 10.0.14.0 0.0.0.255 area 0\n== R1 (show running-config) ==\n"
+                "  router ospf 1\n+  network 10.0.14.0 0.0.0.255 area 0"
+            ),
         ),
         ApprovalRequest(
             tool_call_id="n3",

@@ -271,3 +271,16 @@ def test_a_narrow_dock_keeps_the_card_inside_it(qtbot: QtBot) -> None:
     assert card.minimumSizeHint().width() <= 340
     assert "template" in card.items[0].arguments_label.text()
     assert "null" not in _visible_texts(card)
+
+
+def test_the_push_is_shown_against_the_running_configuration_as_plain_text(
+    qtbot: QtBot,
+) -> None:
+    hostile = "== R1 (show running-config) ==\n+ <b>banner</b> <img src=x>\n  hostname R1"
+    request = _push().model_copy(update={"diff": hostile, "consequence": "R1: 1 new line(s)"})
+    card, _ = _card(qtbot, request)
+    view = card.items[0].diff_view
+    assert view is not None and view.isReadOnly() and view.isVisibleTo(card)
+    assert view.toPlainText() == hostile  # shown as the device printed it, never as markup
+    blocks = [b for b in card.findChildren(QPlainTextEdit) if not b.isReadOnly()]
+    assert len(blocks) == 2  # the editable lines stay what runs; the diff is only shown

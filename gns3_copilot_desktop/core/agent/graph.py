@@ -303,7 +303,7 @@ class _PendingCall:
             isinstance(resolved, ResolvedCall) and resolved.tool.risk_for(resolved.args) != "read"
         )
 
-    def approval_request(self, consequence: str | None = None) -> ApprovalRequest:
+    def approval_request(self, note: dict[str, str] | None = None) -> ApprovalRequest:
         assert isinstance(self.resolved, ResolvedCall)
         tool = self.resolved.tool
         return ApprovalRequest(
@@ -314,14 +314,21 @@ class _PendingCall:
             risk=tool.risk_for(self.resolved.args),
             arguments_schema=tool.args_schema.model_json_schema(),
             destructive=tool.is_destructive(self.resolved.args),
-            consequence=consequence,
+            consequence=(note or {}).get("text"),
+            diff=(note or {}).get("diff"),
         )
 
-    async def consequence(self, ctx: RunContext) -> str | None:
-        """What goes with this call, or None (also when the lab cannot be read now)."""
+    async def consequence(self, ctx: RunContext) -> dict[str, str] | None:
+        """What goes with this call (``text``, maybe ``diff``), or None (also when the lab cannot
+        be read now)."""
         assert isinstance(self.resolved, ResolvedCall)
         try:
-            return await self.resolved.tool.consequence(self.resolved.args, ctx)
+            found = await self.resolved.tool.consequence(self.resolved.args, ctx)
+            if isinstance(found, str):
+                return {"text": found}
+            if found is not None:
+                note = {"text": found.text}
+                return note | ({"diff": found.diff} if found.diff else {})
         except CopilotError as exc:
             log.info("no consequence for %s: %s", self.name, exc.user_message)
         except Exception:  # a bug here must not block the approval
@@ -347,7 +354,7 @@ def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
 
 async def gate_calls(
     answer: AIMessage, tools: ToolRegistry, ctx: RunContext
-) -> tuple[AIMessage, list[str], dict[str, str]]:
+) -> tuple[AIMessage, list[str], dict[str, dict[str, str]]]:
     """Decides, once per step and before any pause, which calls wait for the user.
 
     The answer goes to the state with the assistant message (``awaiting``), so the tool node that
@@ -426,7 +433,7 @@ class _ToolNode:
 
     @staticmethod
     def _ask_approval(
-        waiting: list[_PendingCall], notes: dict[str, str]
+        waiting: list[_PendingCall], notes: dict[str, dict[str, str]]
     ) -> dict[str, ApprovalDecision]:
         """Pause for the user's decision on the calls the gate fixed; map the answer onto
         exactly those calls. A call without a decision is rejected, never approved.

@@ -29,7 +29,7 @@ class AgentState(TypedDict, total=False):
     dropped_messages: int
     """Older messages trimmed out of the working context (they stay in the transcript)."""
     awaiting: list[str]
-    approval_notes: dict[str, str]
+    approval_notes: dict[str, dict[str, str]]
     """What goes with each awaited call (its consequence), read from the lab before the pause."""
     """The tool-call ids the current step waits on for the user's decision, fixed by the gate
     before the pause: the resumed step applies decisions to exactly these calls."""

@@ -21,6 +21,7 @@ from gns3_copilot_desktop.core.devices.console import (
     DeviceTimeoutError,
 )
 from gns3_copilot_desktop.core.devices.policy import CommandRefusedError, RefusedCommand
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
 
 
@@ -32,6 +33,9 @@ class DeviceJob:
     commands: tuple[str, ...] = ()
     config_lines: tuple[str, ...] = ()
     credentials: DeviceCredentials | None = field(default=None, repr=False)
+    snapshot_config: bool = False
+    """Read the running configuration before (and, with lines, after) the push, when the
+    device family has a command for it (`CONFIG_READ`)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class DeviceOutcome:
     config: ConfigResult | None = None
     error: str | None = None
     refused: list[RefusedCommand] = field(default_factory=list)
+    config_before: CommandResult | None = None
+    config_after: CommandResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -76,22 +82,41 @@ async def run_on_devices(
     return [o for o in outcomes if isinstance(o, DeviceOutcome)]
 
 
+CONFIG_READ = {
+    DeviceKind.IOS: "show running-config",
+    DeviceKind.JUNOS: "show configuration | display set",
+    DeviceKind.VPCS: "show ip",
+}
+"""The read that shows a family's running configuration (Linux shells have none)."""
+
+
+async def _read_config(console: DeviceConsole) -> CommandResult | None:
+    command = CONFIG_READ.get(console.kind)
+    return await console.run_command(command) if command else None
+
+
 async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
     name = job.target.name
     results: list[CommandResult] = []
     config: ConfigResult | None = None
+    before = after = None
     try:
         async with console:
+            before = await _read_config(console) if job.snapshot_config else None
             config = await console.push_config(job.config_lines) if job.config_lines else None
+            if before is not None and job.config_lines:
+                after = await _read_config(console)
             if job.commands:
                 results = await console.run_commands(job.commands)
     except CommandRefusedError as exc:
-        return DeviceOutcome(name, results, config, exc.user_message, exc.refused)
+        return DeviceOutcome(name, results, config, exc.user_message, exc.refused, before, after)
     except DeviceTimeoutError as exc:
-        return DeviceOutcome(name, results or exc.completed, config, exc.user_message)
+        return DeviceOutcome(
+            name, results or exc.completed, config, exc.user_message, [], before, after
+        )
     except CopilotError as exc:
-        return DeviceOutcome(name, results, config, exc.user_message)
-    return DeviceOutcome(name, results, config)
+        return DeviceOutcome(name, results, config, exc.user_message, [], before, after)
+    return DeviceOutcome(name, results, config, None, [], before, after)
 
 
 SCRUBBED = "********"
@@ -133,4 +158,15 @@ def scrub_outcome(outcome: DeviceOutcome, credentials: DeviceCredentials | None)
             ],
         )
     error = scrub(outcome.error, secrets) if outcome.error else outcome.error
-    return replace(outcome, results=results, config=config, error=error)
+    before, after = (
+        replace(r, output=scrub(r.output, secrets)) if r is not None else None
+        for r in (outcome.config_before, outcome.config_after)
+    )
+    return replace(
+        outcome,
+        results=results,
+        config=config,
+        error=error,
+        config_before=before,
+        config_after=after,
+    )

@@ -9,6 +9,7 @@ A tool never raises into the graph for an expected failure: it returns a `ToolRe
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -43,6 +44,15 @@ class ToolResult(BaseModel):
         return cls(text=text, structured=structured or None, is_error=True)
 
 
+@dataclass(frozen=True)
+class Consequence:
+    """What goes with a call, shown on its approval card: one line, and for a configuration
+    push the lines compared with the device's running configuration (``+`` new, `` `` there)."""
+
+    text: str
+    diff: str | None = None
+
+
 class AgentTool(ABC, Generic[ArgsT]):
     """One tool the model can call."""
 
@@ -62,7 +72,7 @@ class AgentTool(ABC, Generic[ArgsT]):
         """Whether this call loses something; a tool whose calls differ overrides it."""
         return self.destructive
 
-    async def consequence(self, args: ArgsT, ctx: RunContext) -> str | None:
+    async def consequence(self, args: ArgsT, ctx: RunContext) -> str | Consequence | None:
         """What goes with this call beyond its summary (``deletes R1 and its 3 links``), read
         from the lab before the user decides; None when there is nothing more to say."""
         return None

@@ -13,6 +13,7 @@ once) and console options. Nothing secret enters the arguments, the results or t
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,7 @@ from pydantic import Field, field_validator
 
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
-from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
+from gns3_copilot_desktop.core.agent.tools.base import AgentTool, Consequence, ToolResult
 from gns3_copilot_desktop.core.agent.tools.command_risk import (
     control_characters,
     is_read_only_command,
@@ -157,11 +158,24 @@ class _DeviceTool:
         ctx: RunContext,
         args: DeviceRunArgsBase,
         wanted: Sequence[tuple[str, tuple[str, ...], tuple[str, ...]]],
+        *,
+        snapshot: bool = False,
     ) -> ToolResult:
         try:
-            nodes = resolve_nodes((await project_topology(ctx)).nodes, [w[0] for w in wanted])
+            outcomes = await self._outcomes(ctx, args, wanted, snapshot=snapshot)
         except CopilotError as exc:
             return error_result(exc)
+        return _result(outcomes)
+
+    async def _outcomes(
+        self,
+        ctx: RunContext,
+        args: DeviceRunArgsBase,
+        wanted: Sequence[tuple[str, tuple[str, ...], tuple[str, ...]]],
+        *,
+        snapshot: bool = False,
+    ) -> list[DeviceOutcome]:
+        nodes = resolve_nodes((await project_topology(ctx)).nodes, [w[0] for w in wanted])
         total = sum(len(c) + len(lines) for _, c, lines in wanted) or 1
         options = replace(
             self.access.options,
@@ -178,10 +192,10 @@ class _DeviceTool:
             except CopilotError as exc:
                 early[node.name] = DeviceOutcome(node.name, error=exc.user_message)
                 continue
-            jobs.append(DeviceJob(target, commands, lines, creds))
+            jobs.append(DeviceJob(target, commands, lines, creds, snapshot_config=snapshot))
         progress.report(f"talking to {join_names([j.target.name for j in jobs])}")
         outcomes = {o.device: o for o in await run_on_devices(jobs, options)}
-        return _result([early.get(n.name) or outcomes[n.name] for n in nodes])
+        return [early.get(n.name) or outcomes[n.name] for n in nodes]
 
     async def _credentials(
         self, ctx: RunContext, node: Node, name: str | None
@@ -239,10 +253,48 @@ def _outcome_text(outcome: DeviceOutcome) -> str:
     for result in outcome.results:
         lines.append(f"{result.prompt.strip() or '>'} {result.command}")
         lines.append(result.output + ("\n[output cut]" if result.truncated else ""))
+    changes = config_changes(outcome)
+    if changes is not None:
+        lines.append(changes)
     if outcome.error:
         error = outcome.error + (LOGIN_HINT if "none is configured" in outcome.error else "")
         lines.append(f"ERROR: {error}")
     return "\n".join(line for line in lines if line)
+
+
+def config_changes(outcome: DeviceOutcome) -> str | None:
+    """What the push changed in the running configuration, as a unified diff (None when it was
+    not read before and after)."""
+    before, after = outcome.config_before, outcome.config_after
+    if before is None or after is None:
+        return None
+    diff = list(
+        difflib.unified_diff(
+            before.output.splitlines(),
+            after.output.splitlines(),
+            f"{outcome.device} before ({before.command})",
+            f"{outcome.device} after",
+            n=1,
+            lineterm="",
+        )
+    )
+    if not diff:
+        return f"Running configuration ({before.command}): unchanged."
+    return f"Running configuration changes ({before.command}):\n" + "\n".join(diff)
+
+
+def config_preview(lines: Sequence[str], running: str) -> tuple[str, int, int]:
+    """The lines to push against the running configuration: ``+`` not there yet, `` `` there.
+
+    Returns the marked text, the count of new lines and of lines already present."""
+    present = {" ".join(line.split()) for line in running.splitlines()}
+    marked = []
+    new = 0
+    for line in lines:
+        there = " ".join(line.split()) in present
+        new += not there
+        marked.append(("  " if there else "+ ") + line)
+    return "\n".join(marked), new, len(lines) - new
 
 
 def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
@@ -261,6 +313,9 @@ def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
         ],
         "refused": [{"command": r.command, "reason": r.reason} for r in outcome.refused],
     }
+    changes = config_changes(outcome)
+    if changes is not None:
+        card["config_diff"] = changes
     if outcome.config is not None:
         card["config"] = {
             "lines": outcome.config.lines,
@@ -341,10 +396,29 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
             parts.append(f"{d.node}: {shown}")
         return "configure " + " | ".join(parts)
 
+    async def consequence(self, args: ConfigureDevicesArgs, ctx: RunContext) -> Consequence | None:
+        """Each device's lines against its running configuration, read over the console before
+        the user decides (a read); devices whose configuration cannot be read are named."""
+        wanted = [(d.node, (), ()) for d in args.devices]
+        outcomes = await self._outcomes(ctx, args, wanted, snapshot=True)
+        parts: list[str] = []
+        blocks: list[str] = []
+        for device, outcome in zip(args.devices, outcomes, strict=True):
+            running = outcome.config_before
+            if running is None:
+                why = outcome.error or "no command shows its running configuration"
+                parts.append(f"{device.node}: running configuration not read ({why})")
+                continue
+            marked, new, there = config_preview(device.lines, running.output)
+            parts.append(f"{device.node}: {new} new line(s), {there} already there")
+            blocks.append(f"== {device.node} ({running.command}) ==\n{marked}")
+        return Consequence("; ".join(parts), "\n".join(blocks) or None)
+
     async def run(self, args: ConfigureDevicesArgs, ctx: RunContext) -> ToolResult:
-        """Open each console and push its lines."""
+        """Open each console and push its lines, reading the running configuration before and
+        after so the result says what changed."""
         wanted = [(d.node, (), tuple(d.lines)) for d in args.devices]
-        return await self._run_jobs(ctx, args, wanted)
+        return await self._run_jobs(ctx, args, wanted, snapshot=True)
 
 
 def device_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:

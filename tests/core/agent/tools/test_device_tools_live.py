@@ -77,9 +77,23 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
             ]
         },
     )
-    assert approval.risk == "device-config"
+    assert approval.risk == "device-config" and approval.destructive
     assert approval.summary == "configure PC1: ip 192.0.2.1/24 | PC2: ip 192.0.2.9/24"
+    # before the decision, the card was told each device's lines against its running
+    # configuration, read over the real console
+    assert (
+        approval.consequence
+        == "PC1: 1 new line(s), 0 already there; PC2: 1 new line(s), 0 already there"
+    )
+    assert approval.diff is not None
+    assert "== PC1 (show ip) ==\n+ ip 192.0.2.1/24" in approval.diff, approval.diff
     assert end.status == "ok", end.tool_output
+    # after the push, the result (and so the tool card) keeps what changed on each device
+    output = end.tool_output or ""
+    assert output.count("Running configuration changes (show ip):") == 2, output
+    assert any(line.startswith("+") and "192.0.2.2/24" in line for line in output.splitlines()), (
+        output
+    )
 
     # show and ping only read: they run at once, on both devices in one call
     end = await cp.read(
