@@ -20,6 +20,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import LanguageModelInput
@@ -48,10 +49,16 @@ from gns3_copilot_desktop.core.agent.budget import (
     schema_tokens,
 )
 from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.fragments import fragment_name, readable_answer
 from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tokens
 from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
+from gns3_copilot_desktop.core.agent.repeats import (
+    MAX_REPEATS,
+    earlier_identical_calls,
+    repeat_error,
+)
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult, progress
 from gns3_copilot_desktop.core.agent.tools.base import truncate_text
@@ -158,7 +165,7 @@ class _LlmCall:
         }
         if answer is not None:
             answer, update["awaiting"], update["approval_notes"] = await gate_calls(
-                answer, self._tools, ctx
+                answer, self._tools, ctx, messages
             )
             update["messages"] = [answer]
         return update
@@ -192,8 +199,12 @@ async def _stream_answer(
         writer(ChatChunk(type="error", error=CUT_OFF_TEXT, error_kind="cut_off"))
         return _partial(full, "cut_off")
     tool_calls, invalid_calls = _strict_calls(full)
+    content = full.content
+    if isinstance(content, str) and fragment_name(content):
+        # a tool call written as text: never the answer (with real calls, just dropped)
+        content = "" if tool_calls or invalid_calls else readable_answer(content)
     message = AIMessage(
-        content=full.content,
+        content=content,
         id=full.id or f"ai-{uuid.uuid4()}",
         tool_calls=tool_calls,
         invalid_tool_calls=invalid_calls,
@@ -336,10 +347,20 @@ class _PendingCall:
         return None
 
 
-def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
+def _pending_calls(
+    last: AIMessage, tools: ToolRegistry, history: Sequence[AnyMessage] = ()
+) -> list[_PendingCall]:
     """Every call of an assistant message; those whose arguments did not parse as sent are
-    answered with an error, never resolved (so never run and never shown for approval)."""
+    answered with an error, never resolved (so never run and never shown for approval), and so
+    are calls the model already made ``MAX_REPEATS`` times in this turn (``history`` holds the
+    turn's messages, ``last`` among them or not)."""
     calls = [_PendingCall(c.get("id") or "", c["name"], c["args"], tools) for c in last.tool_calls]
+    known = {m.id for m in history if m.id}
+    turn = list(history) if last.id and last.id in known else [*history, last]
+    for call, raw in zip(calls, last.tool_calls, strict=True):
+        times = earlier_identical_calls(turn, raw["name"], raw["args"], raw.get("id"))
+        if times >= MAX_REPEATS:
+            call.resolved = ToolResult.error(repeat_error(raw["name"], times), reason="repeated")
     for bad in last.invalid_tool_calls:
         call = _PendingCall(bad.get("id") or "", bad.get("name") or "", {}, tools)
         call.resolved = ToolResult.error(
@@ -353,7 +374,7 @@ def _pending_calls(last: AIMessage, tools: ToolRegistry) -> list[_PendingCall]:
 
 
 async def gate_calls(
-    answer: AIMessage, tools: ToolRegistry, ctx: RunContext
+    answer: AIMessage, tools: ToolRegistry, ctx: RunContext, history: Sequence[AnyMessage] = ()
 ) -> tuple[AIMessage, list[str], dict[str, dict[str, str]]]:
     """Decides, once per step and before any pause, which calls wait for the user.
 
@@ -369,7 +390,7 @@ async def gate_calls(
         return answer, [], {}
     if "" in ids or len(set(ids)) != len(ids):
         return _with_unique_ids(answer), [], {}
-    calls = _pending_calls(answer, tools)
+    calls = _pending_calls(answer, tools, history)
     waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
     found = await asyncio.gather(*(c.consequence(ctx) for c in waiting))
     notes = {c.call_id: note for c, note in zip(waiting, found, strict=True) if note}
@@ -407,7 +428,7 @@ class _ToolNode:
         last = _last_ai(state.get("messages") or [])
         if last is None:
             return {}
-        calls = _pending_calls(last, self._tools)
+        calls = _pending_calls(last, self._tools, state.get("messages") or [])
         for call in calls:
             if call.call_id.startswith(_RENAMED_PREFIX):
                 call.resolved = ToolResult.error(DUPLICATE_ID_TEXT, reason="duplicate_ids")

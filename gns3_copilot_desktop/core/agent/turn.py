@@ -25,6 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.fragments import FragmentGuard
 from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
@@ -76,6 +77,7 @@ class Turn:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._tally = _Tally()
         self._partial: list[str] = []
+        self._fragments = FragmentGuard()
         self._partial_id: str | None = None
         self._errored = False
         self._error_chunk: ChatChunk | None = None
@@ -156,9 +158,11 @@ class Turn:
                 if text:
                     self._partial.append(text)
                     self._partial_id = self._partial_id or piece.id
-                    self._queue.put_nowait(
-                        ChatChunk(type="content", content=text, message_id=piece.id)
-                    )
+                    shown = self._fragments.feed(piece.id or "", text)
+                    if shown:
+                        self._queue.put_nowait(
+                            ChatChunk(type="content", content=shown, message_id=piece.id)
+                        )
         elif mode == "custom" and isinstance(payload, ChatChunk):
             self._on_graph_chunk(payload)
         elif mode == "updates" and isinstance(payload, dict):
@@ -167,8 +171,19 @@ class Turn:
                     self._on_interrupt(update)
                 elif isinstance(update, dict) and update.get("messages"):
                     if node == "llm_call":
+                        self._release_held(self._partial_id, update["messages"])
                         self._partial, self._partial_id = [], None
                     await self.record(list(update["messages"]))
+
+    def _release_held(self, message_id: str | None, messages: list[Any]) -> None:
+        """An answer held back as a possible ``functions.`` fragment is shown as the model step
+        stored it (the fragment replaced by a sentence, a real answer as it was)."""
+        if self._fragments.finish(message_id) is None:
+            return
+        answer = next((m for m in messages if isinstance(m, AIMessage)), None)
+        text = answer.text if answer is not None else ""
+        if text:
+            self._queue.put_nowait(ChatChunk(type="content", content=text, message_id=message_id))
 
     def _on_graph_chunk(self, chunk: ChatChunk) -> None:
         if chunk.type == "usage" and chunk.usage is not None:

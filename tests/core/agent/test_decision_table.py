@@ -240,3 +240,31 @@ async def test_the_card_is_told_what_goes_with_a_destructive_call(
     # The same facts come back with the pending approvals (a reopened session shows them).
     pending = {a.tool_call_id: a for a in await service.pending_approvals(session.id)}
     assert pending["c_del"].consequence == "deletes PC1 and its 1 link"
+
+
+async def test_a_model_repeating_the_same_call_is_told_to_stop(
+    lab: Lab, scripted_openai: ScriptedOpenAIServer, make_service: ServiceFactory
+) -> None:
+    scripted_openai.set_title_responder()
+    loop = [
+        ScriptedTurn.tool("delete_nodes", {"nodes": ["PC1"]}, id=f"c_loop{i}") for i in range(5)
+    ]
+    scripted_openai.push(*loop, ScriptedTurn.text("I stop."))
+    service = await make_service(tools=network_registry())
+    session = await service.create_session()
+    ctx = run_context(lab, scripted_openai.chat_model())
+
+    chunks = await collect(service.stream_chat("Delete PC1", session.id, context=ctx))
+    for _ in range(3):  # the user rejects the first three; the 4th identical call never asks
+        if "approval_request" not in types_of(chunks):
+            break
+        [waiting] = await service.pending_approvals(session.id)
+        chunks = await collect(
+            service.resume(session.id, [_reject(waiting.tool_call_id)], context=ctx)
+        )
+
+    ends = [c for c in chunks if c.type == "tool_end" and c.status == "error"]
+    assert ends and "already called delete_nodes with these same arguments 3 times" in (
+        ends[0].tool_output or ""
+    )
+    assert await _names(lab) == {"PC1", "PC2"}
