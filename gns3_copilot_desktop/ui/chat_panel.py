@@ -265,6 +265,8 @@ class ChatPanel(QWidget):
 
     def _usage(self, chunk: ChatChunk) -> None:
         self.status.add_usage(chunk.usage, chunk.context_tokens, chunk.context_window)
+        if chunk.notice and self.view.show_notice(chunk.notice) is not None:
+            self.announcer.announce(chunk.notice)
 
     def _error(self, message: str, kind: str) -> None:
         self.view.show_error(message, kind)

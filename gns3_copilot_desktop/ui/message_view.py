@@ -524,6 +524,7 @@ class AssistantMessage(QWidget):
         self._segment: TextSegment | None = None
         self.segments: list[TextSegment] = []
         self.groups: list[ToolGroup] = []
+        self.notices: set[str] = set()
         self.setAccessibleName(QCoreApplication.translate("MessageView", "Assistant"))
 
     @property
@@ -810,6 +811,26 @@ class MessageView(QScrollArea):
             elif card is not None:
                 card.set_state(ToolState.QUEUED)
         self.decisions_made.emit(decisions)
+
+    def show_notice(self, text: str) -> QLabel | None:
+        """A note on how the model was asked (fewer tools for a small context window), once per
+        answer: the user learns why the assistant cannot change the lab now, and what to do."""
+        turn = self._assistant()
+        if text in turn.notices:
+            return None
+        turn.notices.add(text)
+        self.flush()
+        label = QLabel(
+            QCoreApplication.translate("MessageView", "Note: %1").replace("%1", text),
+            self._container,
+        )
+        label.setObjectName("stateWaiting")
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        label.setAccessibleName(label.text())
+        turn.add_widget(label)
+        return label
 
     def show_error(self, message: str, kind: str = "") -> ErrorBanner:
         """Keep the partial answer and show what failed, with Retry."""

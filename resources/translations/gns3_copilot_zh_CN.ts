@@ -247,17 +247,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="274" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="283" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="286" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -670,35 +670,40 @@
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="528" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="598" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="599" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="615" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="621" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="622" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="624" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="824" />
+        <source>Note: %1</source>
+        <translation>说明：%1</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>

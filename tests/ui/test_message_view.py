@@ -147,3 +147,26 @@ def test_a_decision_made_before_the_paused_stream_ends_is_kept_and_resumed(
     assert [d.tool_call_id for d in backend.decisions[0]] == ["c7"]
     card = panel.view.card("c7")
     assert card is not None and card.state is ToolState.DONE
+
+
+def test_a_budget_notice_is_shown_once_per_answer(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    from PyQt6.QtWidgets import QLabel
+
+    from gns3_copilot_desktop.core.protocol import ChatChunk, TokenUsage
+
+    notice = "The model's context window (8,192 tokens) is too small for all 25 tools"
+    usage = ChatChunk(
+        type="usage",
+        usage=TokenUsage(input_tokens=10, output_tokens=2),
+        context_tokens=7000,
+        context_window=8192,
+        notice=notice,
+    )
+    backend.add_turn(usage, content("Here is what I can read."), usage, done())
+    panel.send("change R1")
+    qtbot.waitUntil(lambda: not panel.composer.running)
+    shown = [w for w in panel.view.findChildren(QLabel) if w.isVisible() and notice in w.text()]
+    assert len(shown) == 1 and shown[0].text().startswith("Note: ")
+    assert any(notice in a for a in panel.announcer.history)
