@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-from PyQt6.QtCore import QByteArray, QCoreApplication, QLocale, QTranslator
+from PyQt6.QtCore import QByteArray, QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PyQt6.QtGui import QCloseEvent
 from PyQt6.QtWidgets import QApplication, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
@@ -242,7 +242,28 @@ def install_translator(app: QApplication, language: str | None) -> QTranslator |
             translator = QTranslator(app)
             if translator.load(str(path)):
                 app.installTranslator(translator)
+                translator.qt_base = install_qt_translator(app, candidate)  # type: ignore[attr-defined]
                 return translator
+    return None
+
+
+def remove_translator(app: QApplication, translator: QTranslator) -> None:
+    """Undo `install_translator` (ours and Qt's own)."""
+    app.removeTranslator(translator)
+    qt_base = getattr(translator, "qt_base", None)
+    if qt_base is not None:
+        app.removeTranslator(qt_base)
+
+
+def install_qt_translator(app: QApplication, code: str) -> QTranslator | None:
+    """Qt's own strings (the standard buttons: OK, Cancel, Yes...; the context menus) in the
+    same language, from the translations Qt ships (PyQt6's wheel, or the bundle's copy)."""
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    translator = QTranslator(app)
+    if translator.load(f"qtbase_{code}", folder) or translator.load(f"qt_{code}", folder):
+        app.installTranslator(translator)
+        return translator
+    log.info("Qt's own %s translation was not found in %s", code, folder)
     return None
 
 

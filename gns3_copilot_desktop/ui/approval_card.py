@@ -43,6 +43,7 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backend import UserDecision
+from gns3_copilot_desktop.ui.core_text import argument_name, core_text
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -200,12 +201,14 @@ def readable_value(value: Any, chip_background: str) -> str:
             b = escape(" ".join(str(value[k]) for k in ("node_b", "port_b") if value.get(k)))
             return f"{a} &harr; {b}"
         parts = [
-            f"<span style='color:{_label_color()}'>{escape(str(k))}</span> "
+            f"<span style='color:{_label_color()}'>{escape(argument_name(str(k)))}</span> "
             f"{readable_value(v, chip_background)}"
             for k, v in value.items()
             if v is not None
         ]
         return " · ".join(parts)
+    if value is None:
+        return "—"
     if isinstance(value, bool):
         return escape(
             QCoreApplication.translate("ApprovalCard", "yes")
@@ -228,6 +231,7 @@ class ApprovalItem(QFrame):
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
+        self.summary = core_text(request.summary)
         self.setObjectName("approvalItemDestructive" if request.destructive else "approvalItem")
         self.choice: UserDecision | None = None
         tint = colors(QApplication.palette())
@@ -239,7 +243,7 @@ class ApprovalItem(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.body)
 
-        self.title = QLabel(f"<b>{escape(request.summary)}</b>", self.body)
+        self.title = QLabel(f"<b>{escape(self.summary)}</b>", self.body)
         self.title.setWordWrap(True)
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -265,7 +269,7 @@ class ApprovalItem(QFrame):
             QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
         )
         if request.consequence:
-            self.consequence_label.setText(request.consequence)
+            self.consequence_label.setText(core_text(request.consequence))
         else:
             self.consequence_label.hide()
         layout.addWidget(self.consequence_label)
@@ -309,7 +313,7 @@ class ApprovalItem(QFrame):
                 self._blocks_key = name
                 self._add_blocks(layout, blocks)
                 continue
-            row = f"<b>{escape(name)}</b>: {readable_value(value, self._chip_bg)}"
+            row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
             if is_internal(name, value, props.get(name, {})):
                 detail_rows.append(row)
             else:
@@ -358,7 +362,7 @@ class ApprovalItem(QFrame):
             if n != self._blocks_key
         ]
         for f in self.fields:
-            form.addRow(f.name, f.widget)
+            form.addRow(argument_name(f.name), f.widget)
         self._initial = {f.name: f.value() for f in self.fields}
         self.form_widget.hide()
         layout.addWidget(self.form_widget)
@@ -370,10 +374,10 @@ class ApprovalItem(QFrame):
         self.approve.setObjectName("approveDestructive" if request.destructive else "")
         self.reject = QPushButton(QCoreApplication.translate("ApprovalCard", "Reject"), self.body)
         self.approve.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Approve %1").replace("%1", request.summary)
+            QCoreApplication.translate("ApprovalCard", "Approve %1").replace("%1", self.summary)
         )
         self.reject.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", request.summary)
+            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", self.summary)
         )
         for button in (self.approve, self.reject):
             button.setAutoDefault(False)
@@ -408,7 +412,7 @@ class ApprovalItem(QFrame):
         )
         self.reason.setAccessibleName(
             QCoreApplication.translate("ApprovalCard", "Reason for rejecting %1").replace(
-                "%1", request.summary
+                "%1", self.summary
             )
         )
         self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -419,7 +423,7 @@ class ApprovalItem(QFrame):
         self.confirm_reject_button.setAutoDefault(False)
         self.confirm_reject_button.setAccessibleName(
             QCoreApplication.translate("ApprovalCard", "Confirm rejecting %1").replace(
-                "%1", request.summary
+                "%1", self.summary
             )
         )
         self.confirm_reject_button.clicked.connect(self.confirm_reject)
@@ -545,17 +549,17 @@ class ApprovalItem(QFrame):
             reason = f" ({decision.reason})" if decision.reason else ""
             text = (
                 QCoreApplication.translate("ApprovalCard", "Rejected: %1").replace(
-                    "%1", self.request.summary
+                    "%1", self.summary
                 )
                 + reason
             )
         elif decision.arguments is not None:
             text = QCoreApplication.translate(
                 "ApprovalCard", "Approved with your edits: %1"
-            ).replace("%1", self.request.summary)
+            ).replace("%1", self.summary)
         else:
             text = QCoreApplication.translate("ApprovalCard", "Approved: %1").replace(
-                "%1", self.request.summary
+                "%1", self.summary
             )
         self.collapse(text)
         self.decided.emit()

@@ -31,6 +31,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import AssistantTurn, HistoryItem, ToolRecord, UserTurn
+from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
 from gns3_copilot_desktop.ui.tool_card import (
     ToolCard,
@@ -493,8 +494,7 @@ class ErrorBanner(QFrame):
             False,
         )
         self.label.setObjectName("errorText")
-        if kind:
-            self.label.setToolTip(kind)
+        self.kind = kind  # internal (timeout, auth...): never shown as text
         self.retry_button = QPushButton(QCoreApplication.translate("MessageView", "Retry"), self)
         self.retry_button.setAccessibleName(
             QCoreApplication.translate("MessageView", "Retry the last message")
@@ -821,7 +821,7 @@ class MessageView(QScrollArea):
         turn.notices.add(text)
         self.flush()
         label = QLabel(
-            QCoreApplication.translate("MessageView", "Note: %1").replace("%1", text),
+            QCoreApplication.translate("MessageView", "Note: %1").replace("%1", core_text(text)),
             self._container,
         )
         label.setObjectName("stateWaiting")

@@ -39,12 +39,21 @@ from gns3_copilot_desktop.ui.a11y import name_buttons
 from gns3_copilot_desktop.ui.console_logins import ConsoleLoginsTab
 from gns3_copilot_desktop.ui.qt_async import spawn
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
+    """Mark `text` for translation where it is defined; it is translated where it is shown."""
+    return text
+
+
 PROVIDERS: list[tuple[str, str]] = [
     ("openai", "OpenAI"),
     ("anthropic", "Anthropic"),
-    ("ollama", "Ollama (local)"),
+    ("ollama", QT_TRANSLATE_NOOP("SettingsDialog", "Ollama (local)")),
     ("deepseek", "DeepSeek"),
-    ("openai_compatible", "OpenAI-compatible (LM Studio, vLLM, OpenRouter…)"),
+    (
+        "openai_compatible",
+        QT_TRANSLATE_NOOP("SettingsDialog", "OpenAI-compatible (LM Studio, vLLM, OpenRouter…)"),
+    ),
 ]
 # Each language by its own name; "" follows the system (its label is translated where shown).
 LANGUAGES: list[tuple[str, str]] = [("", "System"), ("en", "English"), ("zh_CN", "简体中文")]
@@ -139,7 +148,7 @@ class SettingsDialog(QDialog):
             QCoreApplication.translate("SettingsDialog", "Provider")
         )
         for key, label in PROVIDERS:
-            self.provider_combo.addItem(label, key)
+            self.provider_combo.addItem(QCoreApplication.translate("SettingsDialog", label), key)
         self.model_combo = QComboBox(page)
         self.model_combo.setEditable(True)
         self.model_combo.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model"))

@@ -28,6 +28,8 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.ui.core_text import core_text
+
 HEAD_LINES = 20
 TAIL_LINES = 20
 _LONG_LINES = HEAD_LINES + TAIL_LINES + 10
@@ -193,7 +195,7 @@ class ToolCard(QFrame):
         self.tool_call_id = tool_call_id
         self.tool_name = tool_name
         self.arguments: dict[str, Any] = dict(arguments or {})
-        self.summary = summary or summarize_arguments(self.arguments)
+        self.summary = core_text(summary) or summarize_arguments(self.arguments)
         self.output = ""
         self.progress = ""
         self.truncated = False
@@ -245,7 +247,7 @@ class ToolCard(QFrame):
 
     def set_summary(self, summary: str) -> None:
         """The tool's own one-line summary (it arrives with tool_start, after the queued card)."""
-        self.summary = summary or summarize_arguments(self.arguments)
+        self.summary = core_text(summary) or summarize_arguments(self.arguments)
         self._refresh_header()
 
     def set_progress(self, text: str) -> None:

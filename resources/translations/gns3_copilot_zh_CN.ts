@@ -16,175 +16,175 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="56" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="83" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="214" />
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="216" />
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="249" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="253" />
         <source>Destructive: %1</source>
         <translation>破坏性操作：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="251" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="255" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="276" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="280" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="326" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="330" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="369" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="417" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="375" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="377" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="380" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="386" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="390" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="411" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="410" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="414" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="425" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="457" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="468" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="471" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="469" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="473" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="547" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="551" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="553" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="561" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="587" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="592" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="608" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="611" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="659" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -536,6 +536,393 @@
         <translation>{model}（命令行）</translation>
     </message>
 </context><context>
+    <name>CoreText</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
+        <source>List projects</source>
+        <translation>列出项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="32" />
+        <source>Read the topology of the current project</source>
+        <translation>读取当前项目的拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="34" />
+        <source>List templates matching %1</source>
+        <translation>列出匹配 %1 的模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="35" />
+        <source>List templates</source>
+        <translation>列出模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="36" />
+        <source>start capture on %1</source>
+        <translation>开始在 %1 上抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="37" />
+        <source>stop capture on %1</source>
+        <translation>停止在 %1 上抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="38" />
+        <source>summarize capture of %1</source>
+        <translation>汇总 %1 的抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="39" />
+        <source>create %1</source>
+        <translation>新建 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="42" />
+        <source>delete %1 and their links</source>
+        <translation>删除 %1 及其链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
+        <source>create link %1</source>
+        <translation>新建链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="45" />
+        <source>delete link %1</source>
+        <translation>删除链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="48" />
+        <source>start %1 and wait up to %2 s</source>
+        <translation>启动 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="52" />
+        <source>stop %1 and wait up to %2 s</source>
+        <translation>停止 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
+        <source>suspend %1 and wait up to %2 s</source>
+        <translation>暂停 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="60" />
+        <source>reload %1 and wait up to %2 s</source>
+        <translation>重新加载 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="62" />
+        <source>start %1</source>
+        <translation>启动 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="63" />
+        <source>stop %1</source>
+        <translation>停止 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="64" />
+        <source>suspend %1</source>
+        <translation>暂停 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="65" />
+        <source>reload %1</source>
+        <translation>重新加载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="66" />
+        <source>run on %1</source>
+        <translation>在设备上运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="67" />
+        <source>configure %1</source>
+        <translation>配置 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <source>details of %1</source>
+        <translation>%1 的详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="69" />
+        <source>links of the project</source>
+        <translation>项目的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="70" />
+        <source>links of %1</source>
+        <translation>%1 的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
+        <source>project statistics</source>
+        <translation>项目统计</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="72" />
+        <source>list snapshots</source>
+        <translation>列出快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
+        <source>template details of %1</source>
+        <translation>模板 %1 的详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="74" />
+        <source>create snapshot '%1'</source>
+        <translation>创建快照“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="77" />
+        <source>restore snapshot '%1' (replaces the current topology)</source>
+        <translation>恢复快照“%1”（替换当前拓扑）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="79" />
+        <source>add note "%1"</source>
+        <translation>添加注释“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="80" />
+        <source>rename %1 to %2</source>
+        <translation>将 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
+        <source>move %1 to (%2)</source>
+        <translation>将 %1 移动到 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
+        <source>deletes %1</source>
+        <translation>将删除 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="86" />
+        <source>%1 running: unsaved configuration on them is lost</source>
+        <translation>%1 正在运行：其未保存的配置将丢失</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="90" />
+        <source>%1 running: their consoles and traffic are paused</source>
+        <translation>%1 正在运行：其控制台和流量将被暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="94" />
+        <source>none of these nodes is running</source>
+        <translation>这些节点都未在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="99" />
+        <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
+        <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="105" />
+        <source>%1: %2 new line(s), %3 already there</source>
+        <translation>%1：%2 行新配置，%3 行已存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="109" />
+        <source>%1: running configuration not read (%2)</source>
+        <translation>%1：未读取运行配置（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="119" />
+        <source>The model's context window (%1 tokens) is too small for all %2 tools (about %3 tokens) and this conversation, so only the tools that read the lab were offered. For changes, raise the context window in the model settings (and on the model's server) or shorten the answer limit.</source>
+        <translation>模型的上下文窗口（%1 个 token）不足以容纳全部 %2 个工具（约 %3 个 token）和本次对话，因此只提供了读取实验的工具。如需修改实验，请在模型设置（以及模型服务器）中增大上下文窗口，或缩短回答长度上限。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="131" />
+        <source>The model's context window (%1 tokens) is too small for any tool and this conversation, so it answered without tools. Raise the context window in the model settings (and on the model's server), or start a new conversation.</source>
+        <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="142" />
+        <source>all nodes</source>
+        <translation>所有节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
+        <source>(+%1 lines)</source>
+        <translation>（另 %1 行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="144" />
+        <source>new node</source>
+        <translation>新节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="145" />
+        <source> and its 1 link</source>
+        <translation> 及其 1 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <source> and its %1 links</source>
+        <translation> 及其 %1 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="147" />
+        <source>(no links)</source>
+        <translation>（无链路）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <source>, now running</source>
+        <translation>，正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
+        <source>, now suspended</source>
+        <translation>，已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
+        <source>same</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="151" />
+        <source>(free port)</source>
+        <translation>（空闲端口）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="152" />
+        <source>the link at %1</source>
+        <translation>%1 上的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="156" />
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="157" />
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="158" />
+        <source>template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <source>templates</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="160" />
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="161" />
+        <source>new name</source>
+        <translation>新名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="162" />
+        <source>links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <source>link</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="164" />
+        <source>node A</source>
+        <translation>节点 A</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
+        <source>node B</source>
+        <translation>节点 B</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="166" />
+        <source>port A</source>
+        <translation>端口 A</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="167" />
+        <source>port B</source>
+        <translation>端口 B</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="168" />
+        <source>devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
+        <source>configuration lines</source>
+        <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="171" />
+        <source>timeout (s)</source>
+        <translation>超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="172" />
+        <source>command timeout (s)</source>
+        <translation>命令超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="173" />
+        <source>saved login</source>
+        <translation>已保存的登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="174" />
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="175" />
+        <source>y</source>
+        <translation>y</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="176" />
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="177" />
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
+        <source>colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="223" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context><context>
     <name>LoginDialog</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="79" />
@@ -615,42 +1002,42 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="50" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="141" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="196" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="199" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="200" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="216" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="476" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="477" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="493" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
@@ -862,223 +1249,233 @@
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="80" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="51" />
+        <source>Ollama (local)</source>
+        <translation>Ollama（本机）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="55" />
+        <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
+        <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="88" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="96" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="103" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="106" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="125" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="129" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="132" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="186" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="187" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="188" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="156" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="159" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="162" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
         <source>Stored in the OS keyring</source>
         <translation>保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="191" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="181" />
         <source>Detect Ollama models</source>
         <translation>检测 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="203" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="280" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="282" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="309" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="318" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="348" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="360" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="362" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="371" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="374" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="402" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="400" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="409" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="403" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="412" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="445" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="446" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="449" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="453" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="455" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="461" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="459" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="477" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="473" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="482" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
@@ -1137,63 +1534,63 @@
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="54" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="55" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="60" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="61" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="101" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="285" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="104" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="107" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="118" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="125" />
         <source>
 … %1 characters hidden …
 </source>
@@ -1202,61 +1599,61 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="233" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="234" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="236" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="267" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="269" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="274" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="349" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="348" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="356" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="354" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="352" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="359" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="359" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="361" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="382" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="434" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="436" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>

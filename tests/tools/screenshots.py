@@ -250,7 +250,7 @@ def approval_requests() -> list[ApprovalRequest]:
             tool_call_id="n1",
             tool_name="create_nodes",
             arguments={"nodes": [{"template": "c7200", "name": "R4", "x": None, "y": None}]},
-            summary="create R4 (c7200)",
+            summary="create node R4 (c7200)",
             risk="change",
             arguments_schema=CreateNodesArgs.model_json_schema(),
         ),

@@ -184,9 +184,10 @@ def test_a_configuration_push_is_readable_and_editable_per_device(qtbot: QtBot) 
     shown = _visible_texts(card)
     assert "{" not in shown and '"' not in shown  # no raw JSON for what a person reads
     # internals are folded under Details
-    assert "timeout_s" not in shown and not item.details_label.isVisible()
+    assert "timeout" not in shown and not item.details_label.isVisible()
     item.details_button.click()
-    assert "timeout_s" in item.details_label.text() and item.details_label.isVisible()
+    assert "timeout (s)</b>: 30" in item.details_label.text() and item.details_label.isVisible()
+    assert "None" not in item.details_label.text()
     # editing a block as text is what runs
     blocks[1].setPlainText("router ospf 1\n network 10.0.0.0 0.255.255.255 area 0\n\n")
     item.approve.click()

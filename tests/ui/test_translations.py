@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from PyQt6.QtCore import QTranslator
-from PyQt6.QtWidgets import QApplication
+from PyQt6.QtWidgets import QApplication, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.paths import resource_path
@@ -148,7 +148,7 @@ def test_without_the_translator_the_widgets_stay_english(qtbot: QtBot) -> None:
 def test_the_app_installs_the_chosen_language(
     qtbot: QtBot, qapp: QApplication, language: str, loaded: bool
 ) -> None:
-    from gns3_copilot_desktop.app import install_translator
+    from gns3_copilot_desktop.app import install_translator, remove_translator
 
     translator = install_translator(qapp, language)
     try:
@@ -156,6 +156,11 @@ def test_the_app_installs_the_chosen_language(
         composer = Composer()
         qtbot.addWidget(composer)
         assert composer.send_button.text() == ("发送" if loaded else "Send")
+        # Qt's own buttons follow (its base translation is loaded too)
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        qtbot.addWidget(box)
+        cancel = box.button(QDialogButtonBox.StandardButton.Cancel)
+        assert cancel is not None and cancel.text() == ("取消" if loaded else "Cancel")
     finally:
         if translator is not None:
-            qapp.removeTranslator(translator)
+            remove_translator(qapp, translator)

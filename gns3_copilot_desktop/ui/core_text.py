@@ -1,0 +1,240 @@
+"""The core's fixed phrases in the user's language (tool summaries, what goes with a change,
+notices, argument names).
+
+The core writes English (the model reads it too) and knows nothing of Qt. What the user reads of
+it goes through `core_text` here: each known phrase shape is a pattern with a translatable
+template (``%1``, ``%2`` for the parts that are data: node names, commands, numbers). A phrase that
+matches no pattern is shown as the core wrote it. The patterns follow the tools' ``summary`` and
+``consequence`` methods; tests/ui/test_chinese_walk.py fails when a shape is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from PyQt6.QtCore import QCoreApplication
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
+    """Mark `text` for translation where it is defined; it is translated where it is shown."""
+    return text
+
+
+_C = "CoreText"
+
+# (pattern, template): the template's %1.. take the pattern's groups, each group itself passed
+# through the inner phrases below (so "all nodes" or "(+2 lines)" inside a group are translated).
+_PHRASES: list[tuple[str, str]] = [
+    (r"List projects", QT_TRANSLATE_NOOP("CoreText", "List projects")),
+    (
+        r"Read the topology of the current project",
+        QT_TRANSLATE_NOOP("CoreText", "Read the topology of the current project"),
+    ),
+    (r"List templates matching (.+)", QT_TRANSLATE_NOOP("CoreText", "List templates matching %1")),
+    (r"List templates", QT_TRANSLATE_NOOP("CoreText", "List templates")),
+    (r"start capture on (.+)", QT_TRANSLATE_NOOP("CoreText", "start capture on %1")),
+    (r"stop capture on (.+)", QT_TRANSLATE_NOOP("CoreText", "stop capture on %1")),
+    (r"summarize capture of (.+)", QT_TRANSLATE_NOOP("CoreText", "summarize capture of %1")),
+    (r"create nodes? (.+)", QT_TRANSLATE_NOOP("CoreText", "create %1")),
+    (
+        r"delete nodes? (.+) \(and (?:its|their) links\)",
+        QT_TRANSLATE_NOOP("CoreText", "delete %1 and their links"),
+    ),
+    (r"create links? (.+)", QT_TRANSLATE_NOOP("CoreText", "create link %1")),
+    (r"delete links? (.+)", QT_TRANSLATE_NOOP("CoreText", "delete link %1")),
+    (
+        r"start (.+) and wait up to (\S+) s",
+        QT_TRANSLATE_NOOP("CoreText", "start %1 and wait up to %2 s"),
+    ),
+    (
+        r"stop (.+) and wait up to (\S+) s",
+        QT_TRANSLATE_NOOP("CoreText", "stop %1 and wait up to %2 s"),
+    ),
+    (
+        r"suspend (.+) and wait up to (\S+) s",
+        QT_TRANSLATE_NOOP("CoreText", "suspend %1 and wait up to %2 s"),
+    ),
+    (
+        r"reload (.+) and wait up to (\S+) s",
+        QT_TRANSLATE_NOOP("CoreText", "reload %1 and wait up to %2 s"),
+    ),
+    (r"start (.+)", QT_TRANSLATE_NOOP("CoreText", "start %1")),
+    (r"stop (.+)", QT_TRANSLATE_NOOP("CoreText", "stop %1")),
+    (r"suspend (.+)", QT_TRANSLATE_NOOP("CoreText", "suspend %1")),
+    (r"reload (.+)", QT_TRANSLATE_NOOP("CoreText", "reload %1")),
+    (r"run on (.+)", QT_TRANSLATE_NOOP("CoreText", "run on %1")),
+    (r"configure (.+)", QT_TRANSLATE_NOOP("CoreText", "configure %1")),
+    (r"details of (.+)", QT_TRANSLATE_NOOP("CoreText", "details of %1")),
+    (r"links of the project", QT_TRANSLATE_NOOP("CoreText", "links of the project")),
+    (r"links of (.+)", QT_TRANSLATE_NOOP("CoreText", "links of %1")),
+    (r"project statistics", QT_TRANSLATE_NOOP("CoreText", "project statistics")),
+    (r"list snapshots", QT_TRANSLATE_NOOP("CoreText", "list snapshots")),
+    (r"template details of (.+)", QT_TRANSLATE_NOOP("CoreText", "template details of %1")),
+    (r"create snapshot '(.+)'", QT_TRANSLATE_NOOP("CoreText", "create snapshot '%1'")),
+    (
+        r"restore snapshot '(.+)' \(replaces the current topology\)",
+        QT_TRANSLATE_NOOP("CoreText", "restore snapshot '%1' (replaces the current topology)"),
+    ),
+    (r'add note "(.+)"', QT_TRANSLATE_NOOP("CoreText", 'add note "%1"')),
+    (r"rename ([^;,]+) -> ([^;,]+)", QT_TRANSLATE_NOOP("CoreText", "rename %1 to %2")),
+    (r"move ([^;]+) to \(([^;]+)\)", QT_TRANSLATE_NOOP("CoreText", "move %1 to (%2)")),
+    # what goes with a change (the tools' consequence)
+    (r"deletes (.+)", QT_TRANSLATE_NOOP("CoreText", "deletes %1")),
+    (
+        r"(.+) (?:is|are) running: their running configuration is lost unless saved on the device",
+        QT_TRANSLATE_NOOP("CoreText", "%1 running: unsaved configuration on them is lost"),
+    ),
+    (
+        r"(.+) (?:is|are) running: their consoles and traffic are paused",
+        QT_TRANSLATE_NOOP("CoreText", "%1 running: their consoles and traffic are paused"),
+    ),
+    (
+        r"none of these nodes is running",
+        QT_TRANSLATE_NOOP("CoreText", "none of these nodes is running"),
+    ),
+    (
+        r"replaces the current (\d+) node\(s\) and (\d+) link\(s\) with the snapshot; every change "
+        r"made since it was taken is lost",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "replaces the current %1 node(s) and %2 link(s); every later change is lost"
+        ),
+    ),
+    (
+        r"([^;]+): (\d+) new line\(s\), (\d+) already there",
+        QT_TRANSLATE_NOOP("CoreText", "%1: %2 new line(s), %3 already there"),
+    ),
+    (
+        r"([^;]+): running configuration not read \(([^;]+)\)",
+        QT_TRANSLATE_NOOP("CoreText", "%1: running configuration not read (%2)"),
+    ),
+]
+
+_PHRASES += [
+    (
+        r"The model's context window \(([\d,]+) tokens\) is too small for all (\d+) tools \(about "
+        r"([\d,]+) tokens\) and this conversation, so only the tools that read the lab were "
+        r"offered\. For changes, raise the context window in the model settings \(and on the "
+        r"model's server\) or shorten the answer limit\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model's context window (%1 tokens) is too small for all %2 tools (about %3 "
+            "tokens) and this conversation, so only the tools that read the lab were offered. "
+            "For changes, raise the context window in the model settings (and on the model's "
+            "server) or shorten the answer limit.",
+        ),
+    ),
+    (
+        r"The model's context window \(([\d,]+) tokens\) is too small for any tool and this "
+        r"conversation, so it answered without tools\. Raise the context window in the model "
+        r"settings \(and on the model's server\), or start a new conversation\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model's context window (%1 tokens) is too small for any tool and this "
+            "conversation, so it answered without tools. Raise the context window in the model "
+            "settings (and on the model's server), or start a new conversation.",
+        ),
+    ),
+]
+
+# Phrases inside the parts above.
+_INNER: list[tuple[str, str]] = [
+    (r"\ball nodes\b", QT_TRANSLATE_NOOP("CoreText", "all nodes")),
+    (r"\(\+(\d+) lines\)", QT_TRANSLATE_NOOP("CoreText", "(+%1 lines)")),
+    (r"\bnew node\b", QT_TRANSLATE_NOOP("CoreText", "new node")),
+    (r" and its 1 link\b", QT_TRANSLATE_NOOP("CoreText", " and its 1 link")),
+    (r" and its (\d+) links\b", QT_TRANSLATE_NOOP("CoreText", " and its %1 links")),
+    (r"\(no links\)", QT_TRANSLATE_NOOP("CoreText", "(no links)")),
+    (r", now started", QT_TRANSLATE_NOOP("CoreText", ", now running")),
+    (r", now suspended", QT_TRANSLATE_NOOP("CoreText", ", now suspended")),
+    (r"\bsame\b", QT_TRANSLATE_NOOP("CoreText", "same")),
+    (r"\(free port\)", QT_TRANSLATE_NOOP("CoreText", "(free port)")),
+    (r"\bthe link at (\S+)", QT_TRANSLATE_NOOP("CoreText", "the link at %1")),
+]
+
+ARGUMENT_NAMES = {
+    "nodes": QT_TRANSLATE_NOOP("CoreText", "nodes"),
+    "node": QT_TRANSLATE_NOOP("CoreText", "node"),
+    "template": QT_TRANSLATE_NOOP("CoreText", "template"),
+    "templates": QT_TRANSLATE_NOOP("CoreText", "templates"),
+    "name": QT_TRANSLATE_NOOP("CoreText", "name"),
+    "new_name": QT_TRANSLATE_NOOP("CoreText", "new name"),
+    "links": QT_TRANSLATE_NOOP("CoreText", "links"),
+    "link": QT_TRANSLATE_NOOP("CoreText", "link"),
+    "node_a": QT_TRANSLATE_NOOP("CoreText", "node A"),
+    "node_b": QT_TRANSLATE_NOOP("CoreText", "node B"),
+    "port_a": QT_TRANSLATE_NOOP("CoreText", "port A"),
+    "port_b": QT_TRANSLATE_NOOP("CoreText", "port B"),
+    "devices": QT_TRANSLATE_NOOP("CoreText", "devices"),
+    "lines": QT_TRANSLATE_NOOP("CoreText", "configuration lines"),
+    "commands": QT_TRANSLATE_NOOP("CoreText", "commands"),
+    "timeout_s": QT_TRANSLATE_NOOP("CoreText", "timeout (s)"),
+    "command_timeout_s": QT_TRANSLATE_NOOP("CoreText", "command timeout (s)"),
+    "credential": QT_TRANSLATE_NOOP("CoreText", "saved login"),
+    "x": QT_TRANSLATE_NOOP("CoreText", "x"),
+    "y": QT_TRANSLATE_NOOP("CoreText", "y"),
+    "all": QT_TRANSLATE_NOOP("CoreText", "all"),
+    "wait": QT_TRANSLATE_NOOP("CoreText", "wait"),
+    "text": QT_TRANSLATE_NOOP("CoreText", "text"),
+    "color": QT_TRANSLATE_NOOP("CoreText", "colour"),
+}
+
+
+_PROBE = QT_TRANSLATE_NOOP("CoreText", "List projects")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate(_C, text)
+
+
+def _fill(template: str, groups: tuple[str, ...], inner: Callable[[str], str]) -> str:
+    out = _tr(template)
+    for index in range(len(groups), 0, -1):  # %10 before %1
+        out = out.replace(f"%{index}", inner(groups[index - 1] or ""))
+    return out
+
+
+def _inner(text: str) -> str:
+    for pattern, template in _INNER:
+
+        def fill(match: re.Match[str], template: str = template) -> str:
+            return _fill(template, match.groups(), str)
+
+        text = re.sub(pattern, fill, text)
+    return text
+
+
+_COMPILED = [(re.compile(rf"^{p}$", re.S), t) for p, t in _PHRASES]
+
+
+def core_text(text: str) -> str:
+    """``text`` in the user's language when it is a known phrase shape; else as it is.
+
+    Phrases joined by ``; `` (an update of several nodes, several devices) are translated one by
+    one."""
+    if not text:
+        return text
+    if _tr(_PROBE) == _PROBE:
+        return text  # no translation loaded: the core's own English, word for word
+    for pattern, template in _COMPILED:
+        match = pattern.match(text)
+        if match:
+            return _fill(template, match.groups(), _inner)
+    for separator in _SEPARATORS:
+        parts = separator.split(text)
+        if len(parts) > 1:
+            translated = [core_text(part) for part in parts]
+            if translated != parts:
+                return QCoreApplication.translate("CoreText", "; ").join(translated)
+    return text
+
+
+# Several phrases in one text: "; " between nodes or devices, ", " between the changes of one
+# node (only before a phrase of its own, so "(10, 20)" stays whole).
+_SEPARATORS = [re.compile(r"; "), re.compile(r", (?=rename |move )")]
+
+
+def argument_name(name: str) -> str:
+    """A tool argument's name as the user reads it."""
+    known = ARGUMENT_NAMES.get(name)
+    return _tr(known) if known else name
