@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
-from PyQt6.QtGui import QResizeEvent
+from PyQt6.QtGui import QPalette, QResizeEvent
 from PyQt6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -149,7 +149,13 @@ class ChatPanel(QWidget):
         Inside a host with its own style sheet (the GNS3 GUI) the conversation is isolated
         from it, or its rules would paint over the bubbles and cards.
         """
-        self.setStyleSheet(style_sheet(QApplication.palette(), isolate=_host_styled(self)))
+        isolate = _host_styled(self)
+        host = None
+        if isolate:
+            self.ensurePolished()  # the host's style sheet has set the panel's palette
+            role = QPalette.ColorRole
+            host = (self.palette().color(role.Window), self.palette().color(role.WindowText))
+        self.setStyleSheet(style_sheet(QApplication.palette(), isolate=isolate, host=host))
 
     def resizeEvent(self, event: QResizeEvent | None) -> None:
         """Wide: sessions beside the chat by default; narrow: behind the toggle."""

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QFileDialog,
@@ -167,6 +168,8 @@ class SessionsPanel(QWidget):
             entries = await self._backend.search_sessions(query)
         else:
             entries = await self._backend.list_sessions()
+        if sip.isdeleted(self.list):
+            return  # the panel was closed while the list loaded
         self._fill(entries)
 
     def _fill(self, entries: list[SessionEntry]) -> None:

@@ -27,6 +27,24 @@ class ThemeColors:
     code: str
 
 
+def _luminance(colour: QColor) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(colour.red())
+        + 0.7152 * channel(colour.green())
+        + 0.0722 * channel(colour.blue())
+    )
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21; 4.5 is the minimum for text)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def is_dark(palette: QPalette) -> bool:
     """True when the window background is darker than its text."""
     bg = palette.color(QPalette.ColorRole.Window)
@@ -61,19 +79,66 @@ def colors(palette: QPalette) -> ThemeColors:
     )
 
 
-def style_sheet(palette: QPalette, *, isolate: bool = False) -> str:
+def style_sheet(
+    palette: QPalette, *, isolate: bool = False, host: tuple[QColor, QColor] | None = None
+) -> str:
     """The chat widgets' style sheet (selectors by objectName only, nothing global).
 
     ``isolate``: a host application's style sheet (the GNS3 GUI's, e.g. ``QWidget {
     background-color: #535353 }``) reaches into the panel; then the conversation is drawn on the
     palette's own colours, and every rule is scoped under ``#chatPanel`` so it outranks the
-    host's rules and the conversation's reset.
+    host's rules and the conversation's reset. ``host``: the host's background and text colours
+    where its style sheet paints the panel (the header and status line show them).
     """
     c = colors(palette)
     rules = _tint_rules(c)
     if not isolate:
         return rules
-    return _conversation_reset(palette, c) + _scoped(rules, "#chatPanel")
+    scoped = _conversation_reset(palette, c) + _scoped(rules, "#chatPanel")
+    if host is None:
+        return scoped
+    # Outside the conversation the host's own background shows (GNS3's #535353): the tints there
+    # are made readable on it; inside the conversation (one id more) the palette's stay.
+    host_bg, host_fg = host
+    outside = {
+        "#muted, #stateMuted": readable_on(QColor(c.muted), host_bg, host_fg),
+        "#stateWaiting": readable_on(QColor(c.warning), host_bg, host_fg),
+        "#stateOk": readable_on(QColor(c.ok), host_bg, host_fg),
+        "#errorText, #stateError": readable_on(QColor(c.error), host_bg, host_fg),
+    }
+    extra = "".join(
+        f"\n{', '.join(f'#chatPanel {sel.strip()}' for sel in selectors.split(','))} "
+        f"{{ color: {colour.name()}; }}"
+        for selectors, colour in outside.items()
+    )
+    inside = "".join(
+        f"\n{', '.join(f'#chatPanel #conversation {sel.strip()}' for sel in selectors.split(','))}"
+        f" {{ color: {colour}; }}"
+        for selectors, colour in {
+            "#muted, #stateMuted": c.muted,
+            "#stateWaiting": c.warning,
+            "#stateOk": c.ok,
+            "#errorText, #stateError": c.error,
+        }.items()
+    )
+    return scoped + extra + inside
+
+
+def readable_on(colour: QColor, background: QColor, text: QColor, minimum: float = 4.6) -> QColor:
+    """``colour`` moved toward ``text`` (the host's text colour) until it reads on
+    ``background`` at ``minimum``:1 (WCAG asks 4.5 for text)."""
+    if contrast_ratio(colour, background) >= minimum:
+        return colour
+    for step in range(1, 11):
+        t = step / 10
+        mixed = QColor(
+            round(colour.red() * (1 - t) + text.red() * t),
+            round(colour.green() * (1 - t) + text.green() * t),
+            round(colour.blue() * (1 - t) + text.blue() * t),
+        )
+        if contrast_ratio(mixed, background) >= minimum:
+            return mixed
+    return text
 
 
 def _conversation_reset(palette: QPalette, c: ThemeColors) -> str:
