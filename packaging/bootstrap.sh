@@ -27,7 +27,7 @@ fi
 
 case "$flavour" in
     app) extras="" ;;
-    dev) extras="[dev,package,gns3gui,serve]" ;;
+    dev) extras="[dev,package,gns3gui,serve,postgres]" ;;
     *) echo "usage: bootstrap.sh app|dev" >&2; exit 2 ;;
 esac
 stamp=.venv/.installed-$flavour

@@ -22,6 +22,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.agent",
     "tests.helpers.copilot_app",
     "tests.helpers.llama_server",
+    "tests.helpers.postgres",
 ]
 
 

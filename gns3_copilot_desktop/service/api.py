@@ -55,6 +55,7 @@ from gns3_copilot_desktop.core.errors import (
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from gns3_copilot_desktop.core.sessions import resolve_db_path
+from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore, is_postgres_url
 from gns3_copilot_desktop.service.auth import Authenticator, Caller, NotAuthenticatedError
 from gns3_copilot_desktop.service.owners import SessionOwners
 
@@ -121,6 +122,8 @@ class ServiceConfig:
     data_dir: Path
     llm: LlmConfig
     heartbeat_interval_s: float = 15.0
+    database: str = "sqlite"
+    """``sqlite`` (a file per project in ``data_dir``) or a ``postgresql://`` URL."""
     model_factory: Callable[[LlmConfig], BaseChatModel] = field(default=create_base_model)
 
 
@@ -160,6 +163,9 @@ class ChatService:
             await self._owners.close()
 
     async def _open_service(self, project_id: str) -> AgentService:
+        if is_postgres_url(self.config.database):
+            store = await PostgresSessionStore.open(self.config.database, project_id)
+            return AgentService(store, project_id=project_id, tools=network_registry())
         db_path = resolve_db_path(self.config.gns3_url, project_id, None, self.config.data_dir)
         return await AgentService.open(db_path, project_id=project_id, tools=network_registry())
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.paths import app_paths
+from gns3_copilot_desktop.core.sessions.pg_store import is_postgres_url
 
 DEFAULT_PORT = 3081
 INSECURE_WARNING = (
@@ -37,7 +38,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--database",
         default="sqlite",
         metavar="URL",
-        help="where conversations live: sqlite (one file per project, the default)",
+        help="where conversations live: sqlite (one file per project, the default) or "
+        "postgresql://user@host:port/dbname (every project in one PostgreSQL database; needs the "
+        "'postgres' extra; the password from PGPASSWORD or ~/.pgpass, never on the command line)",
     )
     parser.add_argument("--data-dir", type=Path, help="folder for the service's databases")
     parser.add_argument("--model-base-url", metavar="URL", help="an OpenAI-compatible endpoint")
@@ -76,8 +79,8 @@ def run(argv: list[str]) -> int:
     """The ``serve`` command; returns the exit status."""
     args = parse_args(argv)
     problem = check_listen(args)
-    if problem is None and not args.database.startswith("sqlite"):
-        problem = f"--database {args.database}: only sqlite is available in this version."
+    if problem is None and args.database != "sqlite" and not is_postgres_url(args.database):
+        problem = f"--database {args.database}: give sqlite or a postgresql:// URL."
     if problem:
         print(f"gns3-copilot serve: {problem}", file=sys.stderr)
         return 2
@@ -110,7 +113,12 @@ def run(argv: list[str]) -> int:
         return 2
     data_dir = args.data_dir or app_paths().data_dir / "service"
     app = create_app(
-        ServiceConfig(gns3_url=args.gns3_server.rstrip("/"), data_dir=data_dir, llm=llm)
+        ServiceConfig(
+            gns3_url=args.gns3_server.rstrip("/"),
+            data_dir=data_dir,
+            llm=llm,
+            database=args.database,
+        )
     )
     logging.basicConfig(level=logging.INFO)
     uvicorn.run(

@@ -34,6 +34,8 @@ class Service:
     data_dir: Path
     output_path: Path
     model: ScriptedOpenAIServer
+    stores: list[Path]
+    """Where else the service's data lives (PostgreSQL's data folder)."""
 
     def output(self) -> str:
         return self.output_path.read_text(errors="replace")
@@ -65,8 +67,19 @@ def _login(server: Gns3Server, username: str, password: str) -> str:
     return str(response.json()["access_token"])
 
 
-@pytest.fixture(scope="module")
-def service(gns3_server: Gns3Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def service(
+    request: pytest.FixtureRequest,
+    gns3_server: Gns3Server,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Service]:
+    """The service as a user starts it: SQLite files, or a real PostgreSQL (the same suite)."""
+    database = ["--database", "sqlite"]
+    stores: list[Path] = []
+    if request.param == "postgres":
+        pg = request.getfixturevalue("postgres_server")
+        database = ["--database", pg.dsn]
+        stores = [pg.data]
     model = ScriptedOpenAIServer().start()
     model.set_title_responder("Service session")
     run_dir = tmp_path_factory.mktemp("serve")
@@ -94,6 +107,7 @@ def service(gns3_server: Gns3Server, tmp_path_factory: pytest.TempPathFactory) -
                 str(run_dir / "data"),
                 "--model",
                 "openai:gpt-4o-mini",
+                *database,
             ],
             stdout=output,
             stderr=subprocess.STDOUT,
@@ -112,7 +126,7 @@ def service(gns3_server: Gns3Server, tmp_path_factory: pytest.TempPathFactory) -
                 raise RuntimeError(f"serve did not start:\n{output_path.read_text()}") from None
             time.sleep(0.1)
     try:
-        yield Service(url, run_dir / "data", output_path, model)
+        yield Service(url, run_dir / "data", output_path, model, stores)
     finally:
         process.terminate()
         process.wait(15)
@@ -439,7 +453,9 @@ def test_a_client_that_leaves_stops_its_turn_and_abort_stops_another(
 
 
 def test_the_token_is_never_written(service: Service, admin: User, student: User) -> None:
-    for path in service.data_dir.rglob("*"):
+    files = [p for root in (service.data_dir, *service.stores) for p in root.rglob("*")]
+    assert len(files) > 3
+    for path in files:
         if path.is_file():
             raw = path.read_bytes()
             assert admin.token.encode() not in raw and student.token.encode() not in raw, path

@@ -34,5 +34,5 @@ def test_a_refused_listen_exits_2_before_anything_starts(
 ) -> None:
     assert run(["--host", "0.0.0.0", "--port", "1"]) == 2
     assert "needs TLS" in capsys.readouterr().err
-    assert run(["--database", "postgresql://x/y"]) == 2
-    assert "only sqlite" in capsys.readouterr().err
+    assert run(["--database", "mysql://x/y"]) == 2
+    assert "give sqlite or a postgresql:// URL" in capsys.readouterr().err

@@ -38,6 +38,7 @@ from gns3_copilot_desktop.core.errors import (
 )
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
+from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
@@ -52,7 +53,7 @@ class AgentService:
 
     def __init__(
         self,
-        store: SessionStore,
+        store: AnyStore,
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
@@ -80,7 +81,7 @@ class AgentService:
         return cls(store, project_id=project_id, tools=tools)
 
     @property
-    def store(self) -> SessionStore:
+    def store(self) -> AnyStore:
         """The project's session store."""
         return self._store
 

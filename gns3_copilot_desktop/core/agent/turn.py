@@ -32,7 +32,7 @@ from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
 from gns3_copilot_desktop.core.errors import CopilotError, StaleDecisionError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
-from gns3_copilot_desktop.core.sessions.store import SessionStore
+from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class Turn:
     def __init__(
         self,
         graph: Graph,
-        store: SessionStore,
+        store: AnyStore,
         session_id: str,
         context: RunContext,
         *,

@@ -18,3 +18,13 @@ async def store(tmp_path: Path) -> AsyncIterator[SessionStore]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest_asyncio.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SessionStore]:
+    """A SQLite store, for tests of its own file settings."""
+    opened = await SessionStore.open(tmp_path / "project.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()

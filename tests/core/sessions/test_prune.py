@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
 from gns3_copilot_desktop.core.sessions import SessionStore
+from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore
 
-from .support import build_turn_graph, count_rows, run_turn
+from .support import build_turn_graph, count_rows, pg_scalar, run_turn, sqlite_or_pg_store
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgres"])
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[SessionStore | PostgresSessionStore]:
+    """Pruning on both stores (LangGraph's two savers keep their rows differently)."""
+    opened = await sqlite_or_pg_store(request, tmp_path)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 async def test_prune_keeps_only_the_latest_checkpoint_and_its_writes(store: SessionStore) -> None:
@@ -35,10 +51,23 @@ async def test_prune_keeps_only_the_latest_checkpoint_and_its_writes(store: Sess
     assert len(state.values["messages"]) == 12  # the bounded window survived pruning
     latest = await store.checkpointer.aget_tuple(config)
     assert latest is not None
-    rows = await store.checkpointer.conn.execute_fetchall(
-        "SELECT DISTINCT checkpoint_id FROM writes WHERE thread_id = ?", (sid,)
-    )
-    assert {r[0] for r in rows} <= {latest.config["configurable"]["checkpoint_id"]}
+    kept_id = latest.config["configurable"]["checkpoint_id"]
+    if isinstance(store, PostgresSessionStore):
+        older = await pg_scalar(
+            store,
+            "SELECT count(*) FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_id <> %s",
+            sid,
+            kept_id,
+        )
+        assert older == 0
+        # every blob left is named by the kept checkpoint: nothing else grows
+        blobs = await count_rows(store, "checkpoint_blobs", sid)
+        assert blobs <= len(latest.checkpoint["channel_versions"])
+    else:
+        rows = await store.checkpointer.conn.execute_fetchall(
+            "SELECT DISTINCT checkpoint_id FROM writes WHERE thread_id = ?", (sid,)
+        )
+        assert {r[0] for r in rows} <= {kept_id}
     assert await count_rows(store, "checkpoints", other) == other_before
     assert await store.prune_checkpoints(sid) == 0  # idempotent
 
@@ -82,10 +111,39 @@ async def test_pruned_thread_size_stays_bounded(store: SessionStore) -> None:
     for turn in range(40):
         await run_turn(graph, sid, f"turn {turn}")
         await store.prune_checkpoints(sid)
-        if turn in (9, 39):
+        if turn in (9, 39) and isinstance(store, PostgresSessionStore):
+            sizes.append(
+                await pg_scalar(
+                    store,
+                    "SELECT (SELECT coalesce(sum(pg_column_size(checkpoint)), 0) FROM checkpoints"
+                    " WHERE thread_id = %s) + (SELECT coalesce(sum(length(blob)), 0)"
+                    " FROM checkpoint_blobs WHERE thread_id = %s)",
+                    sid,
+                    sid,
+                )
+            )
+        elif turn in (9, 39):
             rows = await store.checkpointer.conn.execute_fetchall(
                 "SELECT sum(length(checkpoint)) FROM checkpoints WHERE thread_id = ?", (sid,)
             )
             sizes.append(next(iter(rows))[0])
     # the window is full after 3 turns: the checkpoint no longer grows with the conversation
     assert sizes[1] <= sizes[0] * 1.2
+
+
+async def test_delete_leaves_no_checkpoint_row(store: SessionStore) -> None:
+    graph = build_turn_graph(store, ask_approval=True)
+    sid = (await store.create_session("doomed")).id
+    kept = (await store.create_session("kept")).id
+    await run_turn(graph, kept, "stays")
+    for turn in range(3):
+        await run_turn(graph, sid, f"turn {turn}")  # a paused step keeps pending writes
+    tables = ["checkpoints", "writes"]
+    if isinstance(store, PostgresSessionStore):
+        tables.append("checkpoint_blobs")
+    assert all([await count_rows(store, t, sid) for t in tables])
+    await store.delete_session(sid)
+    for table in tables:
+        assert await count_rows(store, table, sid) == 0, table
+    assert await count_rows(store, "checkpoints", kept) > 0
+    assert [s.id for s in await store.list_sessions()] == [kept]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
@@ -17,11 +19,24 @@ from gns3_copilot_desktop.core.sessions import (
     SessionStore,
     TranscriptMessage,
 )
+from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore
 from gns3_copilot_desktop.core.sessions.schema import SCHEMA_VERSION
 
-from .support import turn_messages
+from .support import sqlite_or_pg_store, turn_messages
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgres"])
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[SessionStore | PostgresSessionStore]:
+    """The same suite on both stores: a SQLite file, and a project in a real PostgreSQL."""
+    opened = await sqlite_or_pg_store(request, tmp_path)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 async def test_create_get_and_defaults(store: SessionStore) -> None:
@@ -210,7 +225,8 @@ async def test_everything_survives_reopening(tmp_path: Path) -> None:
         assert [h.session_id for h in await second.search("kept")] == [info.id]
 
 
-async def test_database_settings(store: SessionStore) -> None:
+async def test_database_settings(sqlite_store: SessionStore) -> None:
+    store = sqlite_store
     raw = sqlite3.connect(store.db_path)
     try:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

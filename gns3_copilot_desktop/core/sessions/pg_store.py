@@ -1,0 +1,519 @@
+"""PostgresSessionStore: the sessions of many projects (and users) in one PostgreSQL database.
+
+For `gns3-copilot serve --database postgresql://...`: a trainer's one GNS3 server for a class
+outgrows a SQLite file per project on the service's disk. The interface is `SessionStore`'s (the
+same test suite runs against both); what differs is inside:
+
+- one database for every project: each store is one project's view (``project_id`` on every
+  session row), over a small connection pool of its own;
+- checkpoints through LangGraph's own `AsyncPostgresSaver`, with our `StrictSerializer` (nothing
+  a row holds can import or call code), so the agent works unchanged;
+- search with PostgreSQL's full-text search (``simple`` configuration: no stemming, like FTS5's
+  tokenizer; every word must match, the last one as a prefix; user input is never parsed as
+  query syntax) and ``ts_headline`` snippets;
+- deleting a session removes its rows in one transaction, checkpoints and blobs included.
+
+Optional: needs the ``postgres`` extra (psycopg, psycopg-pool, langgraph-checkpoint-postgres).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import unicodedata
+import uuid
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
+from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.core.sessions.models import (
+    HIGHLIGHT_END,
+    HIGHLIGHT_START,
+    SessionInfo,
+    SessionSearchHit,
+    TranscriptMessage,
+)
+from gns3_copilot_desktop.core.sessions.search import MAX_WORDS
+from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
+from gns3_copilot_desktop.core.sessions.store import (
+    SessionStore,
+    StoreNotice,
+    _merge_hits,
+    _message_params,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS copilot_pg_schema (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS copilot_sessions (
+    id BIGSERIAL PRIMARY KEY,
+    project_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL UNIQUE,
+    title TEXT,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    pinned BOOLEAN NOT NULL DEFAULT FALSE,
+    mode TEXT NOT NULL DEFAULT 'assistant',
+    pending_approval JSONB,
+    title_tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple', coalesce(title, ''))) STORED
+);
+CREATE INDEX IF NOT EXISTS copilot_sessions_order
+    ON copilot_sessions (project_id, pinned DESC, updated_at DESC);
+CREATE INDEX IF NOT EXISTS copilot_sessions_title_tsv ON copilot_sessions USING GIN (title_tsv);
+CREATE TABLE IF NOT EXISTS copilot_transcript (
+    id BIGSERIAL PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES copilot_sessions (thread_id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    message_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL DEFAULT '',
+    name TEXT,
+    tool_call_id TEXT,
+    tool_calls JSONB,
+    metadata JSONB,
+    created_at TEXT NOT NULL,
+    tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED,
+    UNIQUE (thread_id, seq)
+);
+CREATE INDEX IF NOT EXISTS copilot_transcript_tsv ON copilot_transcript USING GIN (tsv);
+"""
+_SESSION_COLUMNS = (
+    "thread_id AS id, title, to_timestamp(created_at) AS created_at,"
+    " to_timestamp(updated_at) AS updated_at, message_count, input_tokens, output_tokens,"
+    " pinned, mode, coalesce(pending_approval, '[]'::jsonb) AS pending_approvals"
+)
+_MESSAGE_COLUMNS = (
+    "seq, message_id AS id, role, content, name, tool_call_id,"
+    " coalesce(tool_calls, '[]'::jsonb) AS tool_calls,"
+    " coalesce(metadata, '{}'::jsonb) AS metadata, created_at"
+)
+_LOCK_ID = 0x6E53  # pg_advisory_xact_lock: one schema set-up at a time
+
+
+def tsquery_text(text: str) -> str | None:
+    """A ``to_tsquery('simple', ...)`` expression for what the user typed: every word quoted as
+    a lexeme (so ``&``, ``|``, ``!``, ``:``, parentheses are text), ANDed, the last a prefix."""
+    words = [w for w in text.split() if any(unicodedata.category(c)[0] in "LNM" for c in w)]
+    if not words:
+        return None
+    lexemes = []
+    for word in words[:MAX_WORDS]:
+        # what to_tsvector('simple') keeps of it: its letters and digits, lower-cased
+        for part in "".join(
+            c if unicodedata.category(c)[0] in "LNM" else " " for c in word
+        ).split():
+            lexemes.append("'" + part.lower().replace("'", "''").replace("\\", "\\\\") + "'")
+    if not lexemes:
+        return None
+    lexemes[-1] += ":*"
+    return " & ".join(lexemes)
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether ``--database`` names a PostgreSQL server."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def _db_error(action: str, exc: Exception) -> SessionStoreError:
+    return SessionStoreError(f"Could not {action}: {exc}.")
+
+
+class PostgresSessionStore:
+    """One project's sessions in a shared PostgreSQL database (see the module docstring)."""
+
+    def __init__(self, pool: Any, checkpointer: Any, project_id: str, dsn_label: str) -> None:
+        """Use `PostgresSessionStore.open`."""
+        self._pool = pool
+        self.checkpointer = checkpointer
+        self.project_id = project_id
+        self.db_path = Path(dsn_label)
+        """Where the conversations are (the server and database, never the password)."""
+        self.notices: list[StoreNotice] = []
+        self.foreign_db: Path | None = None
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls, dsn: str, project_id: str, *, min_size: int = 1, max_size: int = 4
+    ) -> PostgresSessionStore:
+        """Connect, set up the tables (LangGraph's and ours) once, and return the project's
+        store."""
+        try:
+            from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+            from psycopg import AsyncConnection
+            from psycopg.conninfo import conninfo_to_dict
+            from psycopg.rows import DictRow, dict_row
+            from psycopg_pool import AsyncConnectionPool
+        except ImportError as exc:  # pragma: no cover - the extra is not installed
+            raise SessionStoreError(
+                "PostgreSQL needs the 'postgres' extra: "
+                "pip install 'gns3-copilot-desktop[postgres]'."
+            ) from exc
+        info = conninfo_to_dict(dsn)
+        host, port = info.get("host", "localhost"), info.get("port", 5432)
+        label = f"postgresql://{host}:{port}/{info.get('dbname', '')}"
+        pool: AsyncConnectionPool[AsyncConnection[DictRow]] = AsyncConnectionPool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        )
+        try:
+            await pool.open(wait=True, timeout=15)
+            async with pool.connection() as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_ID,))
+                checkpointer = AsyncPostgresSaver(pool, serde=StrictSerializer())
+                for statement in filter(str.strip, SCHEMA.split(";")):
+                    await conn.execute(statement)
+                row = await (
+                    await conn.execute("SELECT max(version) AS v FROM copilot_pg_schema")
+                ).fetchone()
+                version = row["v"] if row is not None else None
+                if version is not None and version > SCHEMA_VERSION:
+                    raise SessionStoreError(
+                        "The conversation database was created by a newer GNS3 Copilot; "
+                        "please update."
+                    )
+                if version is None:
+                    await conn.execute(
+                        "INSERT INTO copilot_pg_schema VALUES (%s)", (SCHEMA_VERSION,)
+                    )
+            await checkpointer.setup()
+        except SessionStoreError:
+            await pool.close()
+            raise
+        except Exception as exc:
+            await pool.close()
+            raise SessionStoreError(
+                f"Could not open the conversation database {label}: {exc}"
+            ) from exc
+        return cls(pool, checkpointer, project_id, label)
+
+    async def close(self) -> None:
+        """Close the pool (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def recovered_from(self) -> Path | None:
+        """Never: PostgreSQL repairs itself (there is no file to move aside)."""
+        return None
+
+    @property
+    def recovery_message(self) -> str | None:
+        """Never (see `recovered_from`)."""
+        return None
+
+    # --- sessions ----------------------------------------------------------------------------
+
+    async def create_session(
+        self, title: str | None = None, mode: str = "assistant"
+    ) -> SessionInfo:
+        """Add a new, empty session of this project."""
+        sid = str(uuid.uuid4())
+        now = time.time()
+        await self._execute(
+            "create a conversation",
+            "INSERT INTO copilot_sessions (project_id, thread_id, title, created_at, updated_at,"
+            " mode) VALUES (%s, %s, %s, %s, %s, %s)",
+            (self.project_id, sid, title, now, now, mode),
+        )
+        return await self.get_session(sid)
+
+    async def get_session(self, sid: str) -> SessionInfo:
+        """One session of this project; `SessionNotFoundError` otherwise."""
+        rows = await self._select(
+            "read the conversations",
+            f"SELECT {_SESSION_COLUMNS} FROM copilot_sessions"
+            " WHERE project_id = %s AND thread_id = %s",
+            (self.project_id, sid),
+        )
+        if not rows:
+            raise _not_found(sid)
+        return SessionInfo.model_validate(rows[0])
+
+    async def list_sessions(self, limit: int | None = None) -> list[SessionInfo]:
+        """Pinned first, then most recently updated."""
+        rows = await self._select(
+            "read the conversations",
+            f"SELECT {_SESSION_COLUMNS} FROM copilot_sessions WHERE project_id = %s"
+            " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT %s",
+            (self.project_id, limit),
+        )
+        return [SessionInfo.model_validate(r) for r in rows]
+
+    async def rename_session(self, sid: str, title: str) -> None:
+        """Set the title."""
+        await self._update(sid, "title = %s", (title,), "rename the conversation")
+
+    async def set_pinned(self, sid: str, pinned: bool) -> None:
+        """Pin or unpin."""
+        await self._update(sid, "pinned = %s", (pinned,), "pin the conversation")
+
+    async def set_pending_approvals(self, sid: str, approvals: Sequence[ApprovalRequest]) -> None:
+        """Remember the calls a paused turn waits on (empty clears them)."""
+        payload = json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
+        await self._update(sid, "pending_approval = %s::jsonb", (payload,), "save the approvals")
+
+    async def update_stats(
+        self,
+        sid: str,
+        *,
+        messages_delta: int = 0,
+        input_tokens_delta: int = 0,
+        output_tokens_delta: int = 0,
+        title: str | None = None,
+    ) -> None:
+        """Add to the counters, set the title when given, mark updated now."""
+        assignments = (
+            "message_count = message_count + %s, input_tokens = input_tokens + %s,"
+            " output_tokens = output_tokens + %s, updated_at = %s"
+        )
+        params: list[Any] = [messages_delta, input_tokens_delta, output_tokens_delta, time.time()]
+        if title is not None:
+            assignments += ", title = %s"
+            params.append(title)
+        await self._update(sid, assignments, params, "update the conversation")
+
+    async def delete_session(self, sid: str) -> None:
+        """Remove every row of the session (index, transcript, checkpoints, blobs, writes) in one
+        transaction; `SessionNotFoundError` when this project has no such session."""
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                cur = await conn.execute(
+                    "DELETE FROM copilot_sessions WHERE project_id = %s AND thread_id = %s",
+                    (self.project_id, sid),
+                )
+                if cur.rowcount == 0:
+                    raise _not_found(sid)
+                for table in ("checkpoint_writes", "checkpoint_blobs", "checkpoints"):
+                    await conn.execute(f"DELETE FROM {table} WHERE thread_id = %s", (sid,))
+        except SessionNotFoundError:
+            raise
+        except Exception as exc:
+            raise _db_error("delete the conversation", exc) from exc
+
+    # --- transcript --------------------------------------------------------------------------
+
+    async def append_messages(
+        self, sid: str, messages: Sequence[TranscriptMessage]
+    ) -> list[TranscriptMessage]:
+        """Append messages; returns them with their ``seq`` set."""
+        if not messages:
+            return []
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                cur = await conn.execute(
+                    "UPDATE copilot_sessions SET updated_at = %s"
+                    " WHERE project_id = %s AND thread_id = %s",
+                    (time.time(), self.project_id, sid),
+                )
+                if cur.rowcount == 0:
+                    raise _not_found(sid)
+                # the session row is locked by the UPDATE: concurrent appends get distinct seqs
+                row = await (
+                    await conn.execute(
+                        "SELECT coalesce(max(seq), 0) AS s FROM copilot_transcript"
+                        " WHERE thread_id = %s",
+                        (sid,),
+                    )
+                ).fetchone()
+                first = int(row["s"]) + 1
+                stored = [m.model_copy(update={"seq": first + i}) for i, m in enumerate(messages)]
+                async with conn.cursor() as cursor:
+                    await cursor.executemany(
+                        "INSERT INTO copilot_transcript (thread_id, seq, message_id, role,"
+                        " content, name, tool_call_id, tool_calls, metadata, created_at)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)",
+                        [_message_params(sid, m) for m in stored],
+                    )
+        except SessionNotFoundError:
+            raise
+        except Exception as exc:
+            raise _db_error("save the conversation", exc) from exc
+        return stored
+
+    async def read_transcript(
+        self, sid: str, limit: int | None = None, before_seq: int | None = None
+    ) -> list[TranscriptMessage]:
+        """All messages in order, or the last ``limit`` before ``before_seq``."""
+        await self.get_session(sid)  # another project's session is not found here
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM copilot_transcript WHERE thread_id = %s"
+        params: list[Any] = [sid]
+        if before_seq is not None:
+            sql += " AND seq < %s"
+            params.append(before_seq)
+        sql += " ORDER BY seq DESC LIMIT %s"
+        params.append(limit)
+        rows = await self._select("read the conversation", sql, params)
+        messages = [TranscriptMessage.model_validate(r) for r in rows]
+        messages.sort(key=lambda m: m.seq)
+        return messages
+
+    # --- search ------------------------------------------------------------------------------
+
+    async def search(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
+        """Titles first, then each session's best message, with a highlighted snippet."""
+        match = tsquery_text(query)
+        if match is None or limit <= 0:
+            return []
+        titles = await self._select(
+            "search the conversations",
+            "SELECT thread_id, title FROM copilot_sessions"
+            " WHERE project_id = %s AND title_tsv @@ to_tsquery('simple', %s)"
+            " ORDER BY ts_rank(title_tsv, to_tsquery('simple', %s)) DESC, id LIMIT %s",
+            (self.project_id, match, match, limit),
+        )
+        options = (
+            f"StartSel={HIGHLIGHT_START}, StopSel={HIGHLIGHT_END}, MaxWords=12, MinWords=4,"
+            " ShortWord=1, FragmentDelimiter=…, MaxFragments=1"
+        )
+        messages = await self._select(
+            "search the conversations",
+            """
+            SELECT best.thread_id, s.title,
+                   ts_headline('simple', t.content, to_tsquery('simple', %s), %s) AS snip,
+                   t.message_id, t.seq, t.role
+            FROM (
+                SELECT DISTINCT ON (t.thread_id) t.thread_id, t.id,
+                       ts_rank(t.tsv, to_tsquery('simple', %s)) AS rank
+                FROM copilot_transcript t JOIN copilot_sessions s ON s.thread_id = t.thread_id
+                WHERE s.project_id = %s AND t.tsv @@ to_tsquery('simple', %s)
+                ORDER BY t.thread_id, rank DESC, t.id
+            ) AS best
+            JOIN copilot_transcript t ON t.id = best.id
+            JOIN copilot_sessions s ON s.thread_id = best.thread_id
+            ORDER BY best.rank DESC, best.id LIMIT %s
+            """,
+            (match, options, match, self.project_id, match, limit + len(titles)),
+        )
+        return _merge_hits(
+            [(r["thread_id"], r["title"]) for r in titles],
+            [
+                (r["thread_id"], r["title"], r["snip"], r["message_id"], r["seq"], r["role"])
+                for r in messages
+            ],
+            limit,
+        )
+
+    # --- checkpoints -------------------------------------------------------------------------
+
+    async def prune_checkpoints(self, sid: str, keep_latest: int = 1) -> int:
+        """Delete the thread's superseded checkpoints, their writes and the blobs no kept
+        checkpoint refers to; returns how many checkpoints went."""
+        if keep_latest < 1:
+            raise ValueError("keep_latest must be at least 1")
+        deleted = 0
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                namespaces = await (
+                    await conn.execute(
+                        "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s",
+                        (sid,),
+                    )
+                ).fetchall()
+                for row in namespaces:
+                    deleted += await _prune_namespace(conn, sid, row["checkpoint_ns"], keep_latest)
+        except Exception as exc:
+            raise _db_error("compact the conversation's checkpoints", exc) from exc
+        return deleted
+
+    # --- internals ---------------------------------------------------------------------------
+
+    async def _execute(self, action: str, sql: str, params: Sequence[Any]) -> int:
+        self._check_open()
+        try:
+            async with self._pool.connection() as conn:
+                cur = await conn.execute(sql, params)
+                return int(cur.rowcount)
+        except Exception as exc:
+            raise _db_error(action, exc) from exc
+
+    async def _select(self, action: str, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        self._check_open()
+        try:
+            async with self._pool.connection() as conn:
+                cur = await conn.execute(sql, params)
+                return list(await cur.fetchall())
+        except Exception as exc:
+            raise _db_error(action, exc) from exc
+
+    async def _update(self, sid: str, assignments: str, params: Iterable[Any], action: str) -> None:
+        changed = await self._execute(
+            action,
+            f"UPDATE copilot_sessions SET {assignments} WHERE project_id = %s AND thread_id = %s",
+            (*params, self.project_id, sid),
+        )
+        if changed == 0:
+            raise _not_found(sid)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionStoreError("The conversation database is closed.")
+
+
+async def _prune_namespace(conn: Any, sid: str, ns: str, keep: int) -> int:
+    row = await (
+        await conn.execute(
+            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s"
+            " ORDER BY checkpoint_id DESC LIMIT 1 OFFSET %s",
+            (sid, ns, keep - 1),
+        )
+    ).fetchone()
+    if row is None:
+        return 0
+    params = (sid, ns, row["checkpoint_id"])
+    await conn.execute(
+        "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s"
+        " AND checkpoint_id < %s",
+        params,
+    )
+    cur = await conn.execute(
+        "DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s"
+        " AND checkpoint_id < %s",
+        params,
+    )
+    # Blobs hold channel values by version; those no remaining checkpoint names are garbage.
+    await conn.execute(
+        """
+        DELETE FROM checkpoint_blobs b WHERE b.thread_id = %s AND b.checkpoint_ns = %s
+        AND NOT EXISTS (
+            SELECT 1 FROM checkpoints c
+            WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
+            AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version
+        )
+        """,
+        (sid, ns),
+    )
+    return max(int(cur.rowcount), 0)
+
+
+def _not_found(sid: str) -> SessionNotFoundError:
+    return SessionNotFoundError(f"The conversation {sid} does not exist in this project.")
+
+
+AnyStore = SessionStore | PostgresSessionStore
+"""What the agent works on: a project's SQLite file, or its view of a PostgreSQL database."""
