@@ -161,6 +161,9 @@ class LlmProfile(_NoSecrets):
     max_tokens: int | None = None
     context_window: int | None = None
     timeout_s: float | None = None
+    server: str | None = None
+    """The server software of a local model (``llama_cpp``, ``llama_cpp_python``, ``ollama``,
+    ``lm_studio``: its row of the model factory's quirks), found by "Detect local models"."""
 
 
 class WindowState(_NoSecrets):

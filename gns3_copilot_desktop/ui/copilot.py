@@ -33,6 +33,8 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.core.agent.local_servers import LocalServer as LocalModelServer
+from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
@@ -530,6 +532,7 @@ class CopilotHeader(QWidget):
             test_connection=self._test_connection,
             list_ollama_models=_list_ollama_models,
             load_api_key=self.workspace.secrets.get_api_key,
+            detect_local_servers=_detect_local_servers,
         )
         dialog = SettingsDialog(self.workspace.settings, actions, self.window())
         dialog.accepted.connect(lambda: spawn(self._settings_saved(dialog), name="save-settings"))
@@ -623,6 +626,10 @@ def _explicit_label(explicit: Mapping[str, Any]) -> str:
     if where:
         name = f"{name} @ {where}"
     return QCoreApplication.translate("CopilotHeader", "{model} (command line)").format(model=name)
+
+
+async def _detect_local_servers() -> list[LocalModelServer]:
+    return await detect_local_servers()
 
 
 async def _list_ollama_models(host: str | None) -> list[str]:

@@ -32,6 +32,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.core.agent.local_servers import LocalServer
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.secrets import DeviceCredential
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
@@ -56,6 +57,13 @@ PROVIDERS: list[tuple[str, str]] = [
     ),
 ]
 # Each language by its own name; "" follows the system (its label is translated where shown).
+LOCAL_SERVER_NAMES = {
+    "llama_cpp": "llama.cpp (llama-server)",
+    "llama_cpp_python": "llama-cpp-python",
+    "ollama": "Ollama",
+    "lm_studio": "LM Studio",
+    "compatible": "OpenAI-compatible server",
+}
 LANGUAGES: list[tuple[str, str]] = [("", "System"), ("en", "English"), ("zh_CN", "简体中文")]
 
 
@@ -66,6 +74,8 @@ class SettingsActions:
     test_connection: Callable[[LlmProfile, str | None], Awaitable[str]]
     list_ollama_models: Callable[[str | None], Awaitable[list[str]]]
     load_api_key: Callable[[str], Awaitable[str | None]]
+    detect_local_servers: Callable[[], Awaitable[list[LocalServer]]] | None = None
+    """The local model servers answering on this computer (llama.cpp, Ollama, LM Studio)."""
 
 
 @dataclass(frozen=True)
@@ -178,8 +188,18 @@ class SettingsDialog(QDialog):
             QCoreApplication.translate("SettingsDialog", "Context window (tokens)")
         )
         self.detect_ollama = self._button(
-            QCoreApplication.translate("SettingsDialog", "Detect Ollama models"), page, self._detect
+            QCoreApplication.translate("SettingsDialog", "Detect local models"), page, self._detect
         )
+        self.detect_ollama.setToolTip(
+            QCoreApplication.translate(
+                "SettingsDialog",
+                "Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this "
+                "computer and fills the profile from what they serve.",
+            )
+        )
+        self.server_label = QLabel("", page)
+        self.server_label.setObjectName("muted")
+        self.server_label.setWordWrap(True)
         self.test_button = self._button(
             QCoreApplication.translate("SettingsDialog", "Test connection"), page, self._test
         )
@@ -202,6 +222,7 @@ class SettingsDialog(QDialog):
         form.addRow(
             QCoreApplication.translate("SettingsDialog", "Context window"), self.context_spin
         )
+        form.addRow(self.server_label)
         row = QHBoxLayout()
         row.addWidget(self.detect_ollama)
         row.addWidget(self.test_button)
@@ -212,6 +233,7 @@ class SettingsDialog(QDialog):
         self.api_key_edit.editingFinished.connect(self._store_key)
         self.provider_combo.currentIndexChanged.connect(self._store_form)
         self.model_combo.currentTextChanged.connect(self._store_form)
+        self.model_combo.textActivated.connect(self._use_local)
         self.temperature_spin.valueChanged.connect(self._store_form)
         self.context_spin.valueChanged.connect(self._store_form)
 
@@ -263,6 +285,7 @@ class SettingsDialog(QDialog):
         self.context_spin.setValue(profile.context_window or 128_000)
         for widget in widgets:
             widget.blockSignals(False)
+        self._show_server(profile)
         self.api_key_edit.clear()
         self.test_label.clear()
         spawn(self._show_key_state(profile.id), name="settings-key-state")
@@ -288,8 +311,11 @@ class SettingsDialog(QDialog):
         if profile is None:
             return
         row = self.profile_list.currentRow()
+        provider = self.provider_combo.currentData() or profile.provider
         updated = profile.model_copy(
             update={
+                # a local server's quirks only while the profile still speaks to it
+                "server": profile.server if provider == "openai_compatible" else None,
                 "name": self.name_edit.text().strip() or profile.name,
                 "provider": self.provider_combo.currentData() or profile.provider,
                 "model": self.model_combo.currentText().strip(),
@@ -345,8 +371,83 @@ class SettingsDialog(QDialog):
             self._reload_profiles(self.profile_list.currentRow())
 
     def _detect(self, *_: object) -> None:
+        if self._actions.detect_local_servers is not None:
+            self.test_label.setText(
+                QCoreApplication.translate("SettingsDialog", "Looking for local model servers…")
+            )
+            spawn(self._run_detect_local(), name="settings-local-models")
+            return
         self.test_label.setText(QCoreApplication.translate("SettingsDialog", "Looking for Ollama…"))
         spawn(self._run_detect(), name="settings-ollama")
+
+    async def _run_detect_local(self) -> None:
+        assert self._actions.detect_local_servers is not None
+        self.detect_ollama.setEnabled(False)
+        try:
+            servers = [s for s in await self._actions.detect_local_servers() if s.models]
+        finally:
+            self.detect_ollama.setEnabled(True)
+        if not servers:
+            self.test_label.setText(
+                QCoreApplication.translate(
+                    "SettingsDialog",
+                    "No local model server answered on this computer (ports 8080, 8000, 11434, "
+                    "1234). Start llama.cpp's server, Ollama or LM Studio with a model, then "
+                    "detect again.",
+                )
+            )
+            return
+        self._local_servers = {
+            f"{model}  —  {server.label}": (server, model)
+            for server in servers
+            for model in server.models
+        }
+        self.model_combo.clear()
+        self.model_combo.addItems(list(self._local_servers))
+        self.model_combo.setCurrentIndex(0)
+        self._use_local(self.model_combo.currentText())
+        count = len(self._local_servers)
+        self.test_label.setText(
+            QCoreApplication.translate(
+                "SettingsDialog",
+                "Found %n local model(s): pick one, then Test connection.",
+                "",
+                count,
+            )
+        )
+
+    def _use_local(self, choice: str) -> None:
+        """A detected model chosen: the profile speaks to its server the way it needs."""
+        found = getattr(self, "_local_servers", {}).get(choice)
+        profile = self._current()
+        if found is None or profile is None:
+            return
+        server, model = found
+        self.model_combo.blockSignals(True)
+        self.model_combo.setEditText(model)
+        self.model_combo.blockSignals(False)
+        self.provider_combo.setCurrentIndex(self.provider_combo.findData("openai_compatible"))
+        self.base_url_edit.setText(server.base_url)
+        if server.context_window:
+            self.context_spin.setValue(server.context_window)
+        if profile.name == QCoreApplication.translate("SettingsDialog", "New profile"):
+            self.name_edit.setText(QCoreApplication.translate("SettingsDialog", "Local model"))
+        self._store_form()  # (the widgets' own signals stored copies meanwhile)
+        current = self._current()
+        if current is not None:
+            current.server = server.kind
+        self._show_server(current)
+
+    def _show_server(self, profile: LlmProfile | None) -> None:
+        if profile is not None and profile.server and profile.base_url:
+            host = profile.base_url.removeprefix("http://").removesuffix("/v1")
+            self.server_label.setText(
+                QCoreApplication.translate("SettingsDialog", "Local model: %1 at %2")
+                .replace("%1", LOCAL_SERVER_NAMES.get(profile.server, profile.server))
+                .replace("%2", host)
+            )
+        else:
+            self.server_label.setText("")
 
     async def _run_detect(self) -> None:
         host = self.base_url_edit.text().strip() or None

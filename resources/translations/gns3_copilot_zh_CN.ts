@@ -208,8 +208,8 @@
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="193" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="183" />
         <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="84" />
         <source>New conversation</source>
         <translation>新对话</translation>
@@ -235,29 +235,29 @@
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="260" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="261" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="267" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="274" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="280" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="289" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="292" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -384,160 +384,161 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="103" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="107" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="108" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="111" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="112" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="117" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="160" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="343" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="349" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="379" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="381" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="443" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="515" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="517" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="520" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="524" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="574" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="575" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="581" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="597" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="628" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
 </context><context>
     <name>CoreText</name>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="183" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -918,7 +919,7 @@
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1112,370 +1113,403 @@
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="46" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="47" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="49" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="53" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="58" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="80" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="83" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="251" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="222" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="105" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="272" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="275" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="110" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="292" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="295" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="124" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="276" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="180" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="223" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="255" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="276" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="292" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="297" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="310" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="52" />
         <source>Ollama (local)</source>
         <translation>Ollama（本机）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="56" />
         <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="89" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="98" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="106" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="109" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="113" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="116" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="135" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="147" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="197" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="159" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="198" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
         <source>Stored in the OS keyring</source>
         <translation>保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="200" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="188" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="181" />
-        <source>Detect Ollama models</source>
-        <translation>检测 Ollama 模型</translation>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="191" />
+        <source>Detect local models</source>
+        <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
+        <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
+        <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="204" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="209" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="212" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="223" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="303" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="282" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="305" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="318" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="344" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="376" />
+        <source>Looking for local model servers…</source>
+        <translation>正在查找本机模型服务器…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="380" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="392" />
+        <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
+        <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="411" />
+        <source>Found %n local model(s): pick one, then Test connection.</source>
+        <translation>
+            <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="434" />
+        <source>Local model</source>
+        <translation>本机模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="445" />
+        <source>Local model: %1 at %2</source>
+        <translation>本机模型：%1，地址 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="461" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="472" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="484" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="503" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="513" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="546" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="547" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="550" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="562" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="569" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="477" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="578" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="482" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="583" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>

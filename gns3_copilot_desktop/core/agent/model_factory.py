@@ -387,6 +387,9 @@ async def _from_profile(
     }
     if profile.timeout_s is not None:
         fields["timeout_s"] = profile.timeout_s
+    server = getattr(profile, "server", None)  # a local model's server software
+    if server in SERVER_QUIRKS:
+        fields["server"] = server
     if api_key_lookup is not None:
         key = await api_key_lookup(profile.id)
         if key:
