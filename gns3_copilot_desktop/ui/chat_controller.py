@@ -41,6 +41,8 @@ class ChatController(QObject):
         self._last_message: str | None = None
         self._last_session: str | None = None
         self._had_error = False
+        self.last_error_details: str | None = None
+        """The provider's own text of the last error (shown behind "Details"), if it had one."""
 
     @property
     def running(self) -> bool:
@@ -97,6 +99,7 @@ class ChatController(QObject):
             raise
         except CopilotError as exc:
             self._had_error = True
+            self.last_error_details = None
             self.error_occurred.emit(exc.user_message, type(exc).__name__)
         except Exception:
             # a bug, not an expected error: keep the conversation usable, then let the task's
@@ -130,6 +133,7 @@ class ChatController(QObject):
             self.heartbeat.emit(chunk.elapsed_s or 0.0)
         elif kind == "error":
             self._had_error = True
+            self.last_error_details = chunk.error_details
             self.error_occurred.emit(chunk.error or "", chunk.error_kind or "")
 
 

@@ -275,7 +275,8 @@ class ChatPanel(QWidget):
             self.announcer.announce(chunk.notice)
 
     def _error(self, message: str, kind: str) -> None:
-        self.view.show_error(message, kind)
+        self.view.show_error(message, kind, self.controller.last_error_details)
+        self.controller.last_error_details = None
         self.announcer.announce(
             QCoreApplication.translate("ChatPanel", "Error: %1").replace("%1", message)
         )

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QGuiApplication, QPalette, QResizeEvent
+from PyQt6.QtGui import QFontDatabase, QGuiApplication, QPalette, QResizeEvent
 from PyQt6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -482,11 +483,22 @@ class ErrorBanner(QFrame):
 
     retry_requested = pyqtSignal()
 
-    def __init__(self, message: str, kind: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str = "",
+        parent: QWidget | None = None,
+        *,
+        details: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("errorBanner")
         self.message = message
-        layout = QHBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        row = QWidget(self)
+        outer.addWidget(row)
+        layout = QHBoxLayout(row)
         layout.setContentsMargins(8, 4, 8, 4)
         self.label = _text_label(
             self,
@@ -502,6 +514,27 @@ class ErrorBanner(QFrame):
         self.retry_button.clicked.connect(self._retry)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.details_button: QToolButton | None = None
+        self.details_view: QPlainTextEdit | None = None
+        if details:
+            # The provider's own words (long, technical): there for a report, folded away.
+            self.details_button = QToolButton(self)
+            self.details_button.setText(QCoreApplication.translate("MessageView", "Details"))
+            self.details_button.setCheckable(True)
+            self.details_button.setAccessibleName(
+                QCoreApplication.translate("MessageView", "Show the provider's own message")
+            )
+            layout.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
+            self.details_view = QPlainTextEdit(self)
+            self.details_view.setPlainText(details)
+            self.details_view.setReadOnly(True)
+            self.details_view.setObjectName("codeBlock")
+            self.details_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            self.details_view.setMaximumHeight(160)
+            self.details_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            self.details_view.hide()
+            outer.addWidget(self.details_view)
+            self.details_button.toggled.connect(self.details_view.setVisible)
         self.setAccessibleName(
             QCoreApplication.translate("MessageView", "Error: %1").replace("%1", message)
         )
@@ -832,10 +865,11 @@ class MessageView(QScrollArea):
         turn.add_widget(label)
         return label
 
-    def show_error(self, message: str, kind: str = "") -> ErrorBanner:
-        """Keep the partial answer and show what failed, with Retry."""
+    def show_error(self, message: str, kind: str = "", details: str | None = None) -> ErrorBanner:
+        """Keep the partial answer and show what failed, with Retry (and the provider's own
+        text behind Details)."""
         self.flush()
-        banner = ErrorBanner(message, kind, self._container)
+        banner = ErrorBanner(message, kind, self._container, details=details)
         banner.retry_requested.connect(self.retry_requested)
         self._assistant().add_widget(banner)
         return banner

@@ -191,7 +191,7 @@
 </context><context>
     <name>ChatController</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="107" />
         <source>An unexpected error stopped the answer. It was logged.</source>
         <translation>意外错误中断了回答，详情已写入日志。</translation>
     </message>
@@ -247,17 +247,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="281" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="290" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="293" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1003,93 +1003,103 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="51" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="142" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="197" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="200" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="201" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="217" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="477" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="478" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="505" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="498" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="510" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="512" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="506" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="522" />
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="525" />
+        <source>Show the provider's own message</source>
+        <translation>显示服务商的原始消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="539" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="528" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="561" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="619" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="599" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="629" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="649" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="655" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="657" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="824" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="857" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>

@@ -170,3 +170,36 @@ def test_a_budget_notice_is_shown_once_per_answer(
     shown = [w for w in panel.view.findChildren(QLabel) if w.isVisible() and notice in w.text()]
     assert len(shown) == 1 and shown[0].text().startswith("Note: ")
     assert any(notice in a for a in panel.announcer.history)
+
+
+def test_a_provider_error_keeps_its_own_text_behind_details(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    from gns3_copilot_desktop.core.protocol import ChatChunk
+    from gns3_copilot_desktop.ui.message_view import ErrorBanner
+    from tests.helpers.fake_backend import error
+
+    raw = "1 validation error for ChatCompletionRequest\nmessages.1.content\n  Input should be ..."
+    backend.add_turn(
+        content("Partial"),
+        ChatChunk(
+            type="error",
+            error="The model server refused the request: its answer is in Details.",
+            error_kind="provider",
+            error_details=raw,
+        ),
+        done(),
+    )
+    backend.add_turn(error("The model did not answer in time.", kind="timeout"), done())
+    panel.send("hello")
+    qtbot.waitUntil(lambda: not panel.composer.running)
+    [banner] = panel.view.findChildren(ErrorBanner)
+    assert raw not in banner.label.text()  # one sentence shown, the raw text folded away
+    assert banner.details_button is not None and banner.details_view is not None
+    assert not banner.details_view.isVisible()
+    banner.details_button.click()
+    assert banner.details_view.isVisible() and banner.details_view.toPlainText() == raw
+    panel.send("again")
+    qtbot.waitUntil(lambda: len(panel.view.findChildren(ErrorBanner)) == 2)
+    qtbot.waitUntil(lambda: not panel.composer.running)
+    assert panel.view.findChildren(ErrorBanner)[1].details_button is None  # none without text
