@@ -21,9 +21,11 @@ def _available() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """Run the named benchmark; list the available ones when the name is missing or unknown."""
+    """Run the named benchmark; list the available ones when the name is missing or unknown.
+
+    Arguments after the name are the benchmark's own (it reads them from ``sys.argv[2:]``)."""
     names = _available()
-    if len(argv) != 1 or argv[0] not in names:
+    if not argv or argv[0] not in names:
         print(f"usage: python -m bench <name>   (available: {', '.join(names)})", file=sys.stderr)
         return 2
     module = importlib.import_module(f"bench.bench_{argv[0]}")

@@ -39,7 +39,7 @@ from gns3_copilot_desktop.ui.copilot import CopilotHeader
 from gns3_copilot_desktop.ui.dock import CopilotDock
 from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
-from gns3_copilot_desktop.ui.service_backend import ServiceBackend
+from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,7 @@ class CopilotHandle:
         self.dock.panel.stop()
         await _cancel_ui_tasks()
         await self.workspace.aclose()
+        await self.header.backend.aclose()
         await self.header.stop_local_server()
 
 
@@ -139,7 +140,7 @@ async def create_copilot(
         env=env,
         external_auth=external_auth,
     )
-    backend = ServiceBackend(workspace)
+    backend = BackendChoice(workspace)
     dock = CopilotDock(backend, window)
     header = CopilotHeader(workspace, dock.panel, backend)
     container = QWidget(dock)

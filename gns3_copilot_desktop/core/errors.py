@@ -109,5 +109,14 @@ class SessionNotFoundError(SessionStoreError):
     """No session with that id in this project."""
 
 
+class CopilotServiceError(CopilotError):
+    """A remote copilot service (``gns3-copilot serve``) could not be reached or refused a
+    request; ``status_code`` is its HTTP status when it answered."""
+
+    def __init__(self, user_message: str, *, status_code: int | None = None) -> None:
+        super().__init__(user_message)
+        self.status_code = status_code
+
+
 class DeviceError(CopilotError):
     """A device console (telnet) could not be reached or did not answer as expected."""

@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from gns3_copilot_desktop.core.errors import SettingsError
 from gns3_copilot_desktop.core.logs import looks_like_secret
@@ -61,6 +68,26 @@ def normalize_server_url(url: str) -> str:
     if path.endswith("/v3"):
         path = path[: -len("/v3")]
     return urlunsplit((scheme, netloc, path, "", ""))
+
+
+def normalize_service_url(url: str) -> str:
+    """A copilot service's URL: ``http(s)://host[:port][/path]`` without a trailing slash.
+
+    ValueError when it is not one (another scheme, no host, a query or user info in it).
+    """
+    text = url.strip()
+    if "://" not in text:
+        text = f"http://{text}"
+    parts = urlsplit(text)
+    scheme = parts.scheme.lower()
+    try:
+        host = parts.hostname
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise ValueError(f"not a URL: {url!r}") from exc
+    if scheme not in ("http", "https") or not host or parts.query or parts.username:
+        raise ValueError(f"not an http(s) URL of a copilot service: {url!r}")
+    return urlunsplit((scheme, parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
 # Where nested settings objects sit in the raw file (their own keys are field names too).
@@ -193,11 +220,19 @@ class Settings(_NoSecrets):
     app's private data folder."""
     language: str | None = None
     console_logins: list[ConsoleLogin] = Field(default_factory=list)
+    copilot_service_url: str | None = None
+    """Where the agent runs: None on this computer, else the http(s) URL of a copilot service
+    (``gns3-copilot serve``) that the dock uses with the user's GNS3 login."""
     device_refused_patterns: list[str] = Field(
         default_factory=list,
         description="Regular expressions of device commands never sent (added to the built-in "
         "list of destructive commands).",
     )
+
+    @field_validator("copilot_service_url")
+    @classmethod
+    def _service_url(cls, value: str | None) -> str | None:
+        return None if value is None else normalize_service_url(value)
 
     def grant_always_allow(self, server_url: str, project_id: str, tool_name: str) -> None:
         """Let `tool_name` run without asking in this project of this server."""

@@ -63,6 +63,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "/v3/chat"
 STOPPED_TEXT = "Stopped: the turn was aborted."
+ABORT_WAIT_S = 10.0
 
 
 # --- request bodies ------------------------------------------------------------------------------
@@ -239,11 +240,14 @@ class ChatService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def abort(self, project_id: str, session_id: str) -> bool:
+    async def abort(self, project_id: str, session_id: str) -> bool:
+        """Stop the session's running turn and wait until it has ended, so a message sent right
+        after the answer is not refused as "already running"."""
         task = self._running.get((project_id, session_id))
         if task is None or task.done():
             return False
         task.cancel()
+        await asyncio.wait({task}, timeout=ABORT_WAIT_S)
         return True
 
 
@@ -376,7 +380,7 @@ async def delete_session(request: Request) -> Response:
     chat = _service(request)
     agent = await chat.project_service(caller, project_id)
     await chat.owned_session(caller, project_id, session_id)
-    chat.abort(project_id, session_id)
+    await chat.abort(project_id, session_id)
     await agent.delete_session(session_id)
     await chat.owners.remove(project_id, session_id)
     return Response(status_code=204)
@@ -399,7 +403,7 @@ async def abort(request: Request) -> Response:
     session_id = request.path_params["session_id"]
     chat = _service(request)
     await chat.owned_session(caller, project_id, session_id)
-    stopped = chat.abort(project_id, session_id)
+    stopped = await chat.abort(project_id, session_id)
     return JSONResponse({"aborted": stopped})
 
 

@@ -43,7 +43,7 @@ from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.service_backend import ServiceBackend
+from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
 from gns3_copilot_desktop.ui.theme import colors
 
@@ -65,7 +65,7 @@ class CopilotHeader(QWidget):
         self,
         workspace: Workspace,
         panel: ChatPanel,
-        backend: ServiceBackend,
+        backend: BackendChoice,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -190,6 +190,7 @@ class CopilotHeader(QWidget):
         self.follow_button.toggled.connect(self._follow_toggled)
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
+        self.panel.sessions.refresh_failed.connect(self._sessions_error)
         self.panel.composer.model_changed.connect(
             lambda pid: spawn(self._model_picked(pid), name="model-picked")
         )
@@ -356,6 +357,12 @@ class CopilotHeader(QWidget):
         if kind == AUTH_ERROR_KIND:
             self.auth_failed(retry=True)
 
+    def _sessions_error(self, message: str, kind: str) -> None:
+        if kind == AUTH_ERROR_KIND:
+            self.auth_failed()
+        else:
+            self._show_message(message, error=True)
+
     # --- projects ---------------------------------------------------------------------------
 
     async def refresh_projects(self) -> None:
@@ -434,19 +441,23 @@ class CopilotHeader(QWidget):
     async def _set_project(self, project_id: str | None) -> None:
         if project_id == self.backend.project_id:
             return
-        panel = self.panel
-        panel.stop()
+        self.panel.stop()
         self.backend.project_id = project_id
-        panel.session_id = None
-        panel.sessions.set_current(None)
-        panel.view.clear()
-        panel.title_label.setText(QCoreApplication.translate("CopilotHeader", "New conversation"))
-        panel.status.reset()
+        self._clear_panel()
         self.project_changed.emit(project_id)
         await self.update_composer()
         if project_id is not None:
             await self.workspace.remember_project(project_id)
         await self._reload_panel()
+
+    def _clear_panel(self) -> None:
+        """No session open: the chat shows a new conversation."""
+        panel = self.panel
+        panel.session_id = None
+        panel.sessions.set_current(None)
+        panel.view.clear()
+        panel.title_label.setText(QCoreApplication.translate("CopilotHeader", "New conversation"))
+        panel.status.reset()
 
     async def _reload_panel(self) -> None:
         try:
@@ -524,6 +535,8 @@ class CopilotHeader(QWidget):
             return QCoreApplication.translate(
                 "CopilotHeader", "Open a project in GNS3 (or choose one above) to chat about it."
             )
+        if self.backend.is_remote:
+            return None  # the copilot service answers with its own model
         return await self.workspace.model_problem()
 
     def open_settings(self) -> SettingsDialog:
@@ -551,7 +564,16 @@ class CopilotHeader(QWidget):
         except CopilotError as exc:
             self._show_message(exc.user_message, error=True)
         self._fill_models()
+        if await self.backend.apply_settings():
+            await self._switch_backend()
         await self.update_composer()
+
+    async def _switch_backend(self) -> None:
+        """The agent now runs elsewhere (this computer or a copilot service): its sessions."""
+        self.panel.stop()
+        self._clear_panel()
+        if self.backend.project_id is not None and self.workspace.logged_in:
+            await self._reload_panel()
 
     async def _test_connection(self, profile: LlmProfile, api_key: str | None) -> str:
         from gns3_copilot_desktop.core.agent.model_factory import (

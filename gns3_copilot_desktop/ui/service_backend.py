@@ -36,7 +36,11 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
     from gns3_copilot_desktop.core.agent.context import RunContext
     from gns3_copilot_desktop.core.agent.service import AgentService
-    from gns3_copilot_desktop.core.sessions.models import SessionInfo, TranscriptMessage
+    from gns3_copilot_desktop.core.sessions.models import (
+        SessionInfo,
+        SessionSearchHit,
+        TranscriptMessage,
+    )
 
 _TOOL_STATUSES: tuple[ToolStatus, ...] = ("ok", "error", "cancelled", "rejected")
 
@@ -177,24 +181,9 @@ class ServiceBackend:
         """Sessions whose title or messages match; each hit carries a plain-text snippet."""
         if self.project_id is None:
             return []
-        from gns3_copilot_desktop.core.sessions.models import HIGHLIGHT_END, HIGHLIGHT_START
-
         _, service = await self._service()
         hits = await service.search_sessions(query)
-        infos = {info.id: info for info in await service.list_sessions()}
-        entries: list[SessionEntry] = []
-        for hit in hits:
-            info = infos.get(hit.session_id)
-            entries.append(
-                SessionEntry(
-                    session_id=hit.session_id,
-                    title=hit.title or (info.display_title if info else ""),
-                    updated_at=info.updated_at if info else datetime.now(UTC),
-                    pinned=info.pinned if info else False,
-                    snippet=hit.snippet.replace(HIGHLIGHT_START, "").replace(HIGHLIGHT_END, ""),
-                )
-            )
-        return entries
+        return search_entries(hits, await service.list_sessions())
 
 
 # --- conversions ------------------------------------------------------------------------------
@@ -208,6 +197,26 @@ def session_entry(info: SessionInfo) -> SessionEntry:
         updated_at=info.updated_at,
         pinned=info.pinned,
     )
+
+
+def search_entries(hits: list[SessionSearchHit], infos: list[SessionInfo]) -> list[SessionEntry]:
+    """Search hits as sessions-list rows (date and pin from the session, snippet as plain text)."""
+    from gns3_copilot_desktop.core.sessions.models import HIGHLIGHT_END, HIGHLIGHT_START
+
+    by_id = {info.id: info for info in infos}
+    entries: list[SessionEntry] = []
+    for hit in hits:
+        info = by_id.get(hit.session_id)
+        entries.append(
+            SessionEntry(
+                session_id=hit.session_id,
+                title=hit.title or (info.display_title if info else ""),
+                updated_at=info.updated_at if info else datetime.now(UTC),
+                pinned=info.pinned if info else False,
+                snippet=hit.snippet.replace(HIGHLIGHT_START, "").replace(HIGHLIGHT_END, ""),
+            )
+        )
+    return entries
 
 
 def to_core_decision(decision: UserDecision) -> ApprovalDecision:

@@ -29,7 +29,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry
 from gns3_copilot_desktop.ui.qt_async import spawn
 
@@ -66,6 +66,7 @@ class SessionsPanel(QWidget):
 
     session_selected = pyqtSignal(str)
     session_deleted = pyqtSignal(str)
+    refresh_failed = pyqtSignal(str, str)  # user message, error kind (the copilot header shows it)
 
     def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,10 +165,19 @@ class SessionsPanel(QWidget):
     async def refresh(self) -> None:
         """Reload the list (or the search hits when the search box has text)."""
         query = self.search_edit.text().strip()
-        if query:
-            entries = await self._backend.search_sessions(query)
-        else:
-            entries = await self._backend.list_sessions()
+        try:
+            if query:
+                entries = await self._backend.search_sessions(query)
+            else:
+                entries = await self._backend.list_sessions()
+        except ServicesClosedError:
+            raise  # logged out or closing: nobody waits for this list
+        except CopilotError as exc:
+            # A copilot service on another computer can refuse or be unreachable: the list
+            # stays as it was and the header says why (and asks for the login again on 401).
+            if not sip.isdeleted(self.list):
+                self.refresh_failed.emit(exc.user_message, type(exc).__name__)
+            return
         if sip.isdeleted(self.list):
             return  # the panel was closed while the list loaded
         self._fill(entries)

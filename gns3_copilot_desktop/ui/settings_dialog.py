@@ -38,6 +38,7 @@ from gns3_copilot_desktop.core.secrets import DeviceCredential
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
 from gns3_copilot_desktop.ui.a11y import name_buttons
 from gns3_copilot_desktop.ui.console_logins import ConsoleLoginsTab
+from gns3_copilot_desktop.ui.copilot_service_tab import CopilotServiceTab
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 
@@ -115,6 +116,7 @@ class SettingsDialog(QDialog):
         tabs.addTab(
             self._build_general_tab(), QCoreApplication.translate("SettingsDialog", "General")
         )
+        tabs.addTab(self._build_service_tab(), self.service_tab.windowTitle())
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -584,6 +586,16 @@ class SettingsDialog(QDialog):
             self.language_combo,
         )
         return page
+
+    # --- Copilot service tab ---------------------------------------------------------------
+
+    def _build_service_tab(self) -> QWidget:
+        """Where the agent runs (it writes its choice into the settings being edited)."""
+        self.service_tab = CopilotServiceTab(self._settings, self)
+        self.service_tab.setWindowTitle(
+            QCoreApplication.translate("SettingsDialog", "Copilot service")
+        )
+        return self.service_tab
 
     # --- helpers ---------------------------------------------------------------------------
 

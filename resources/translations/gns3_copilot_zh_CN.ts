@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="216" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="220" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -451,89 +451,136 @@
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="344" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="350" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="388" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="459" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="528" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="531" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="535" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="596" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="597" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="599" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="607" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="628" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="650" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
+    </message>
+</context><context>
+    <name>CopilotServiceTab</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="32" />
+        <source>Copilot runs on:</source>
+        <translation>Copilot 运行在：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="33" />
+        <source>this computer</source>
+        <translation>本计算机</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="35" />
+        <source>a copilot service at URL</source>
+        <translation>位于以下 URL 的 Copilot 服务</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="38" />
+        <source>Copilot runs on this computer</source>
+        <translation>Copilot 在本计算机上运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="41" />
+        <source>Copilot runs on a copilot service</source>
+        <translation>Copilot 在 Copilot 服务上运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="44" />
+        <source>Copilot service URL</source>
+        <translation>Copilot 服务 URL</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="48" />
+        <source>A service started with 'gns3-copilot serve' on another computer answers with its own model; your GNS3 login is sent with each request.</source>
+        <translation>在另一台计算机上用 'gns3-copilot serve' 启动的服务使用它自己的模型回答；每个请求都会附带你的 GNS3 登录信息。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="58" />
+        <source>Copilot service problem</source>
+        <translation>Copilot 服务问题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="91" />
+        <source>Enter the http:// or https:// address of the copilot service; until then the copilot runs on this computer.</source>
+        <translation>请输入 Copilot 服务的 http:// 或 https:// 地址；在此之前 Copilot 在本计算机上运行。</translation>
     </message>
 </context><context>
     <name>CoreText</name>
@@ -1104,19 +1151,32 @@
         <translation>说明：%1</translation>
     </message>
 </context><context>
+    <name>RemoteBackend</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="140" />
+        <source>This conversation no longer exists.</source>
+        <translation>此对话已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="151" />
+        <source>Log in to the GNS3 server first.</source>
+        <translation>请先登录 GNS3 服务器。</translation>
+    </message>
+</context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="59" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="280" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="277" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="286" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -1148,380 +1208,385 @@
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="81" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="84" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="92" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="254" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="97" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="225" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="235" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="275" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="285" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="107" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="295" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="112" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="125" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="279" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="190" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="196" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="233" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="255" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="265" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="276" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="286" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="302" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="297" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="320" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="53" />
         <source>Ollama (local)</source>
         <translation>Ollama（本机）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="57" />
         <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="98" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="110" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="117" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="149" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="156" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="160" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="171" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
         <source>Stored in the OS keyring</source>
         <translation>保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="193" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
         <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="211" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="305" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="307" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="433" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="346" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="378" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="382" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="394" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="413" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="447" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="463" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="472" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="474" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="484" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="486" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="503" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="505" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="512" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="515" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="546" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="548" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="547" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="549" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="550" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="552" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="558" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="564" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="571" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="580" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="596" />
+        <source>Copilot service</source>
+        <translation>Copilot 服务</translation>
     </message>
 </context><context>
     <name>StatusLine</name>

@@ -1,0 +1,181 @@
+"""`ChatServiceClient` against canned HTTP answers (httpx.MockTransport): the SSE reading, the
+stream rules kept whatever the service does, and the error mapping. The real service is met in
+tests/ui/test_remote_backend.py."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient, sse_data
+from gns3_copilot_desktop.core.errors import (
+    CopilotServiceError,
+    Gns3AuthError,
+    Gns3PermissionError,
+    SessionNotFoundError,
+)
+from gns3_copilot_desktop.core.protocol import ChatChunk
+from gns3_copilot_desktop.core.settings import Settings, normalize_service_url
+
+
+def _client(handler: Callable[[httpx.Request], httpx.Response]) -> ChatServiceClient:
+    return ChatServiceClient(
+        "http://service.test/", lambda: "jwt-1", transport=httpx.MockTransport(handler)
+    )
+
+
+def _sse(*events: dict[str, Any] | str) -> bytes:
+    parts = [e if isinstance(e, str) else f"data: {json.dumps(e)}\n\n" for e in events]
+    return "".join(parts).encode()
+
+
+async def _collect(stream: AsyncIterator[ChatChunk]) -> list[ChatChunk]:
+    return [chunk async for chunk in stream]
+
+
+async def _lines(*lines: str) -> AsyncIterator[str]:
+    for line in lines:
+        yield line
+
+
+@pytest.mark.asyncio
+async def test_sse_data_joins_lines_and_skips_comments_and_other_fields() -> None:
+    lines = _lines(": ping", "event: x", 'data: {"a":', "data:1}", "", "", "id: 3", "data: two")
+    assert [d async for d in sse_data(lines)] == ['{"a":\n1}', "two"]
+
+
+@pytest.mark.asyncio
+async def test_a_stream_is_read_with_the_login_and_passes_every_chunk() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        body = _sse(
+            ": keep-alive comment\n\n",
+            {"type": "content", "content": "Hé ", "session_id": "s1"},
+            {"type": "heartbeat", "elapsed_s": 15.0, "session_id": "s1"},
+            {"type": "content", "content": "là", "session_id": "s1", "new_field": 1},
+            {"type": "done", "session_id": "s1"},
+        )
+        return httpx.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks] == ["content", "heartbeat", "content", "done"]
+    assert "".join(c.content or "" for c in chunks) == "Hé là"
+    request = seen[0]
+    assert request.url.path == "/v3/chat/stream"
+    assert request.headers["authorization"] == "Bearer jwt-1"
+    assert json.loads(request.content) == {
+        "message": "hello",
+        "project_id": "p1",
+        "session_id": "s1",
+    }
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("body", "error_kind"),
+    [
+        (_sse({"type": "content", "content": "par", "session_id": "s1"}), "CopilotServiceError"),
+        (_sse({"type": "content", "content": "x"}, "data: not json\n\n"), "CopilotServiceError"),
+    ],
+)
+async def test_a_stream_that_breaks_still_ends_with_error_then_done(
+    body: bytes, error_kind: str
+) -> None:
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        if request.url.path.endswith("/abort"):
+            return httpx.Response(200, json={"aborted": False})
+        return httpx.Response(200, content=body)
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks][-2:] == ["error", "done"]
+    assert chunks[-2].error_kind == error_kind and chunks[-2].error
+    assert calls == ["/v3/chat/stream"]  # the stream ended: nothing to abort
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [
+        (401, "Gns3AuthError"),
+        (403, "Gns3PermissionError"),
+        (404, "SessionNotFoundError"),
+        (409, "CopilotServiceError"),
+        (422, "CopilotServiceError"),
+    ],
+)
+async def test_a_refused_stream_is_one_error_chunk_of_the_matching_kind(
+    status: int, kind: str
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json={"message": f"refused with {status}"})
+
+    client = _client(handler)
+    chunks = await _collect(client.resume("p1", "s1", []))
+    await client.aclose()
+    assert [(c.type, c.error_kind, c.error) for c in chunks] == [
+        ("error", kind, f"refused with {status}"),
+        ("done", None, None),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_an_unreachable_service_is_said_with_its_address() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    with pytest.raises(CopilotServiceError, match=r"http://service\.test"):
+        await client.list_sessions("p1")
+    await client.aclose()
+    assert chunks[0].error_kind == "CopilotServiceError"
+    assert "http://service.test" in (chunks[0].error or "")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [(401, Gns3AuthError), (403, Gns3PermissionError), (404, SessionNotFoundError)],
+)
+async def test_other_calls_raise_the_projects_errors(status: int, error: type[Exception]) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json={"message": "no"})
+
+    client = _client(handler)
+    with pytest.raises(error, match="no"):
+        await client.history("p1", "s1")
+    await client.aclose()
+
+
+@pytest.mark.asyncio
+async def test_an_answer_that_is_not_the_expected_shape_is_refused() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"not": "a list"})
+
+    client = _client(handler)
+    with pytest.raises(CopilotServiceError):
+        await client.list_sessions("p1")
+    await client.aclose()
+
+
+def test_the_service_url_setting_is_an_http_address_or_refused() -> None:
+    assert normalize_service_url(" Lab:3081/ ") == "http://lab:3081"
+    assert normalize_service_url("https://lab.example/copilot/") == "https://lab.example/copilot"
+    for bad in ("ftp://lab", "http://", "http://lab:port", "http://u@lab", "http://lab/?q=1"):
+        with pytest.raises(ValueError):
+            normalize_service_url(bad)
+    assert Settings(copilot_service_url="lab:3081").copilot_service_url == "http://lab:3081"
+    assert Settings().copilot_service_url is None
