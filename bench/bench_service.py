@@ -39,6 +39,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gns3_copilot_desktop.core.chat_service_client import sse_data
 from tests.helpers.gns3_server import Gns3Server, free_port, start_server, stop_server
+from tests.helpers.postgres import start_postgres
 from tests.helpers.scripted_openai import RecordedRequest, ScriptedOpenAIServer, ScriptedTurn
 
 ANSWER = ("OSPF is up between R1 and R2 on Gi0/0; the routes are in the table. " * 5)[:300]
@@ -87,7 +88,9 @@ class ModelProcess:
 class ServiceProcess:
     """``python -m gns3_copilot_desktop serve`` on a free loopback port."""
 
-    def __init__(self, gns3: Gns3Server, model: ModelProcess, folder: Path) -> None:
+    def __init__(
+        self, gns3: Gns3Server, model: ModelProcess, folder: Path, database: str = "sqlite"
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = folder / "service.log"
@@ -111,6 +114,8 @@ class ServiceProcess:
             str(folder / "data"),
             "--model",
             "openai:gpt-4o-mini",
+            "--database",
+            database,
         ]
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(
@@ -374,6 +379,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--one-user", action="store_true", help="one GNS3 login with a session per simulated user"
     )
+    parser.add_argument(
+        "--database",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="the service's store: SQLite files, or a real PostgreSQL started for the run",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.users <= 100 or not 1 <= args.seconds <= 600:
         parser.error("--users must be 1..100 and --seconds 1..600 (the run is bounded)")
@@ -388,11 +399,13 @@ def main(argv: list[str] | None = None) -> None:
         gns3_process, gns3 = start_server(folder / "gns3")
         model = ModelProcess()
         service: ServiceProcess | None = None
+        postgres = start_postgres() if args.database == "postgres" else None
         try:
             users, project_id, setup_s = make_class(gns3, args.users, args.one_user)
             baseline_s = max(5.0, args.seconds * BASELINE_SHARE)
             baseline = asyncio.run(drive_model(model, args.users, baseline_s))
-            service = ServiceProcess(gns3, model, folder)
+            database = postgres.dsn if postgres is not None else "sqlite"
+            service = ServiceProcess(gns3, model, folder, database)
             tally, wall = asyncio.run(drive_service(service.url, users, project_id, args.seconds))
             expected, missing = asyncio.run(lost_messages(service.url, project_id, tally))
             log_errors = [line for line in service.log().splitlines() if "ERROR" in line]
@@ -401,6 +414,8 @@ def main(argv: list[str] | None = None) -> None:
                 service.stop()
             model_errors = model.stop()
             stop_server(gns3_process)
+            if postgres is not None:
+                postgres.stop()
     _report(args, setup_s, baseline, tally, wall, expected, missing, log_errors, model_errors)
 
 
@@ -421,7 +436,8 @@ def _report(
         if args.one_user
         else f"{args.users} GNS3 users (made in {setup_s:.1f} s), one session each"
     )
-    print(f"service load: {who}, SQLite, {args.seconds:g} s, loopback")
+    store = "PostgreSQL" if args.database == "postgres" else "SQLite"
+    print(f"service load: {who}, {store}, {args.seconds:g} s, loopback")
     model_p50, model_p99 = _pct(baseline.first_chunk_s, 0.5), _pct(baseline.first_chunk_s, 0.99)
     p50, p99 = _pct(tally.first_chunk_s, 0.5), _pct(tally.first_chunk_s, 0.99)
     errors = len(tally.errors) + len(baseline.errors) + len(log_errors) + len(model_errors)

@@ -22,6 +22,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.a11y import Announcer
 from gns3_copilot_desktop.ui.backend import ChatBackend, UserDecision
@@ -61,6 +62,7 @@ class ChatPanel(QWidget):
         self.controller = ChatController(backend, self)
         self.session_id: str | None = None
         self._awaiting_approval = False
+        self._unsent: str | None = None  # a message whose conversation could not be created
         self._queued_decisions: list[UserDecision] | None = None
         self._build()
         self._wire()
@@ -220,7 +222,18 @@ class ChatPanel(QWidget):
 
     async def _send(self, text: str) -> None:
         if self.session_id is None:
-            entry = await self._backend.create_session()
+            try:
+                entry = await self._backend.create_session()
+            except ServicesClosedError:
+                self.composer.set_running(False)
+                return  # logging out or closing: nobody waits for this message
+            except CopilotError as exc:
+                # the service is down or refused the login: said in the chat, the message
+                # kept in the view, Retry offered (it sends the message again)
+                self._unsent = text
+                self.controller.error_occurred.emit(exc.user_message, type(exc).__name__)
+                self.composer.set_running(False)
+                return
             self.session_id = entry.session_id
             self.sessions.set_current(entry.session_id)
             await self.sessions.refresh()
@@ -232,6 +245,11 @@ class ChatPanel(QWidget):
 
     def retry(self) -> None:
         """Send the last message again after an error."""
+        if self.session_id is None and self._unsent is not None and not self.controller.running:
+            text, self._unsent = self._unsent, None
+            self.composer.set_running(True)
+            spawn(self._send(text), name="chat-send-again")
+            return
         if not self.controller.running and self.controller.last_message is not None:
             self.composer.set_running(True)
             self.controller.retry()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from PyQt6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -203,3 +204,30 @@ def test_a_provider_error_keeps_its_own_text_behind_details(
     qtbot.waitUntil(lambda: len(panel.view.findChildren(ErrorBanner)) == 2)
     qtbot.waitUntil(lambda: not panel.composer.running)
     assert panel.view.findChildren(ErrorBanner)[1].details_button is None  # none without text
+
+
+def test_a_conversation_that_cannot_be_created_is_an_error_with_retry(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gns3_copilot_desktop.core.errors import CopilotError
+    from gns3_copilot_desktop.ui.message_view import ErrorBanner
+
+    original = backend.create_session
+    refusals = [CopilotError("The copilot service did not answer.")]
+
+    async def create_session() -> object:
+        if refusals:
+            raise refusals.pop()
+        return await original()
+
+    monkeypatch.setattr(backend, "create_session", create_session)
+    backend.add_turn(content("Hello again."), done())
+    panel.send("hello")
+    qtbot.waitUntil(lambda: bool(panel.view.findChildren(ErrorBanner)))
+    [banner] = panel.view.findChildren(ErrorBanner)
+    assert "did not answer" in banner.label.text() and not panel.composer.running
+    assert panel.session_id is None
+    banner.retry_button.click()
+    qtbot.waitUntil(
+        lambda: backend.sent == [("hello", panel.session_id)] and not panel.composer.running
+    )
