@@ -54,6 +54,10 @@ class ChatPanel(QWidget):
     """Sessions + conversation + composer for one project's backend."""
 
     session_changed = pyqtSignal(str)
+    settings_requested = pyqtSignal()
+    """An error banner or the composer asks for the model settings (a bad or missing key)."""
+    login_requested = pyqtSignal()
+    """An error banner or the composer asks for the GNS3 login."""
 
     def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -139,6 +143,9 @@ class ChatPanel(QWidget):
         self.composer.send_requested.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.view.retry_requested.connect(self.retry)
+        self.view.settings_requested.connect(self.settings_requested)
+        self.view.login_requested.connect(self.login_requested)
+        self.composer.fix_requested.connect(self._fix_requested)
         self.view.decisions_made.connect(self._decided)
         self.sessions.session_selected.connect(lambda sid: spawn(self.open_session(sid)))
         self.sessions.session_deleted.connect(self._session_deleted)
@@ -238,6 +245,12 @@ class ChatPanel(QWidget):
             self.sessions.set_current(entry.session_id)
             await self.sessions.refresh()
         self.controller.send(text, self.session_id)
+
+    def _fix_requested(self, action: str) -> None:
+        if action == "login":
+            self.login_requested.emit()
+        elif action == "settings":
+            self.settings_requested.emit()
 
     def stop(self, *_: object) -> None:
         """Cancel the running answer (and its tools)."""

@@ -7,6 +7,8 @@ being typed is kept.
 
 from __future__ import annotations
 
+from html import escape
+
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
 from PyQt6.QtGui import QKeyEvent
 from PyQt6.QtWidgets import (
@@ -19,6 +21,17 @@ from PyQt6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
+    """Mark `text` for translation where it is defined; it is translated where it is shown."""
+    return text
+
+
+FIX_LINKS = {
+    "login": QT_TRANSLATE_NOOP("Composer", "Log in"),
+    "settings": QT_TRANSLATE_NOOP("Composer", "Open model settings"),
+}
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -46,6 +59,7 @@ class Composer(QWidget):
     send_requested = pyqtSignal(str)
     stop_requested = pyqtSignal()
     model_changed = pyqtSignal(str)  # profile id
+    fix_requested = pyqtSignal(str)  # "login" or "settings": the link in a disabled reason
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +67,13 @@ class Composer(QWidget):
         layout.setContentsMargins(8, 4, 8, 8)
         layout.setSpacing(4)
         self.reason_label = QLabel(self)
+        self.reason_label.setTextFormat(Qt.TextFormat.RichText)
+        self.reason_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.reason_label.linkActivated.connect(self.fix_requested)
+        self.fix: str | None = None
         self.reason_label.setObjectName("muted")
         self.reason_label.setWordWrap(True)
         self.reason_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -137,10 +158,17 @@ class Composer(QWidget):
         """Whether the composer shows Stop."""
         return self._running
 
-    def set_disabled_reason(self, reason: str | None) -> None:
-        """Disable sending and say why (None enables it again). Typed text is kept."""
+    def set_disabled_reason(self, reason: str | None, fix: str | None = None) -> None:
+        """Disable sending and say why (None enables it again). Typed text is kept.
+
+        ``fix`` ("login", "settings") makes the reason end with a link to what fixes it."""
         self._disabled_reason = reason
-        self.reason_label.setText(reason or "")
+        if reason is not None and fix in FIX_LINKS:
+            link = QCoreApplication.translate("Composer", FIX_LINKS[fix])
+            self.reason_label.setText(f'{escape(reason)} <a href="{fix}">{escape(link)}</a>')
+        else:
+            self.reason_label.setText(escape(reason or ""))
+        self.fix = fix if reason is not None else None
         self.reason_label.setVisible(reason is not None)
         self.edit.setReadOnly(reason is not None)
         self.edit.setAccessibleDescription(reason or "")

@@ -191,6 +191,8 @@ class CopilotHeader(QWidget):
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
         self.panel.sessions.refresh_failed.connect(self._sessions_error)
+        self.panel.settings_requested.connect(self.open_settings)
+        self.panel.login_requested.connect(self._login_requested)
         self.panel.composer.model_changed.connect(
             lambda pid: spawn(self._model_picked(pid), name="model-picked")
         )
@@ -350,8 +352,19 @@ class CopilotHeader(QWidget):
         reason = QCoreApplication.translate(
             "CopilotHeader", "Your GNS3 login has expired. Log in again to continue."
         )
-        self.panel.composer.set_disabled_reason(reason)
+        self.panel.composer.set_disabled_reason(reason, "login")
         self.open_login(reason)
+
+    def _login_requested(self) -> None:
+        if self.external:
+            self._show_message(
+                QCoreApplication.translate(
+                    "CopilotHeader", "The GNS3 login expired; log in again in GNS3."
+                ),
+                error=True,
+            )
+            return
+        self.open_login()
 
     def _chat_error(self, _message: str, kind: str) -> None:
         if kind == AUTH_ERROR_KIND:
@@ -518,8 +531,15 @@ class CopilotHeader(QWidget):
         await self.update_composer()
 
     async def update_composer(self) -> None:
-        """Enable the composer, or disable it with the reason (typed text is kept)."""
-        self.panel.composer.set_disabled_reason(await self.composer_problem())
+        """Enable the composer, or disable it with the reason (typed text is kept) and a link
+        to what fixes it (the login, the model settings)."""
+        problem = await self.composer_problem()
+        fix = None
+        if problem is not None and not self.workspace.logged_in and not self.external:
+            fix = "login"
+        elif problem is not None and self.workspace.logged_in and self.backend.project_id:
+            fix = "settings"
+        self.panel.composer.set_disabled_reason(problem, fix)
 
     async def composer_problem(self) -> str | None:
         """Why the user cannot send now, or None."""

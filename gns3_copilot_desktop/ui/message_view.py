@@ -478,10 +478,29 @@ class UserBubble(QFrame):
         self.setAccessibleName(QCoreApplication.translate("MessageView", "You wrote"))
 
 
+SETTINGS_KINDS = frozenset({"auth", "bad_request", "ModelConfigError"})
+"""Errors the model settings fix (a bad or missing API key, a model the provider refuses)."""
+LOGIN_KINDS = frozenset({"Gns3AuthError", "gns3_auth"})
+"""Errors a new GNS3 login fixes."""
+NO_RETRY_KINDS = frozenset({"stale_decision"})
+
+
+def error_action(kind: str) -> str | None:
+    """What the banner offers for an error kind: "settings", "login", "retry" or nothing."""
+    if kind in SETTINGS_KINDS:
+        return "settings"
+    if kind in LOGIN_KINDS:
+        return "login"
+    return None if kind in NO_RETRY_KINDS else "retry"
+
+
 class ErrorBanner(QFrame):
-    """What failed, under the partial answer, with Retry."""
+    """What failed, under the partial answer, with what fixes it: Retry, Open model settings or
+    Log in. Retry is disabled once a newer turn exists (it would answer an older message)."""
 
     retry_requested = pyqtSignal()
+    settings_requested = pyqtSignal()
+    login_requested = pyqtSignal()
 
     def __init__(
         self,
@@ -507,12 +526,28 @@ class ErrorBanner(QFrame):
         )
         self.label.setObjectName("errorText")
         self.kind = kind  # internal (timeout, auth...): never shown as text
+        self.action = error_action(kind)
         self.retry_button = QPushButton(QCoreApplication.translate("MessageView", "Retry"), self)
         self.retry_button.setAccessibleName(
             QCoreApplication.translate("MessageView", "Retry the last message")
         )
         self.retry_button.clicked.connect(self._retry)
+        self.retry_button.setVisible(self.action == "retry")
+        self.action_button: QPushButton | None = None
+        if self.action == "settings":
+            self.action_button = QPushButton(
+                QCoreApplication.translate("MessageView", "Open model settings"), self
+            )
+            self.action_button.clicked.connect(self.settings_requested)
+        elif self.action == "login":
+            self.action_button = QPushButton(
+                QCoreApplication.translate("MessageView", "Log in"), self
+            )
+            self.action_button.clicked.connect(self.login_requested)
         layout.addWidget(self.label, 1)
+        if self.action_button is not None:
+            self.action_button.setAccessibleName(self.action_button.text())
+            layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         self.details_button: QToolButton | None = None
         self.details_view: QPlainTextEdit | None = None
@@ -542,6 +577,13 @@ class ErrorBanner(QFrame):
     def _retry(self, *_: object) -> None:
         self.retry_button.setEnabled(False)
         self.retry_requested.emit()
+
+    def supersede(self) -> None:
+        """A newer turn exists: retrying this one would answer an older message."""
+        self.retry_button.setEnabled(False)
+        self.retry_button.setToolTip(
+            QCoreApplication.translate("MessageView", "A newer message was sent since.")
+        )
 
 
 class AssistantMessage(QWidget):
@@ -612,6 +654,8 @@ class MessageView(QScrollArea):
     """The conversation of one session. Feed it from the ChatController's signals."""
 
     retry_requested = pyqtSignal()
+    settings_requested = pyqtSignal()
+    login_requested = pyqtSignal()
     decisions_made = pyqtSignal(list)  # list[UserDecision]
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -714,8 +758,11 @@ class MessageView(QScrollArea):
         return widgets
 
     def add_user_message(self, text: str) -> UserBubble:
-        """Show a message the user sent and follow it."""
+        """Show a message the user sent and follow it (earlier errors can no longer be
+        retried: that would answer an older message)."""
         self.finish_turn()
+        for banner in self._container.findChildren(ErrorBanner):
+            banner.supersede()
         bubble = UserBubble(text, self._container)
         self._append(bubble)
         self.jump_to_latest()
@@ -871,6 +918,8 @@ class MessageView(QScrollArea):
         self.flush()
         banner = ErrorBanner(message, kind, self._container, details=details)
         banner.retry_requested.connect(self.retry_requested)
+        banner.settings_requested.connect(self.settings_requested)
+        banner.login_requested.connect(self.login_requested)
         self._assistant().add_widget(banner)
         return banner
 

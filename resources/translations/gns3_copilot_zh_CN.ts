@@ -198,118 +198,128 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="85" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="199" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="183" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="90" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="260" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="291" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="267" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="298" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="312" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="321" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="293" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="324" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
 </context><context>
     <name>Composer</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="32" />
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="33" />
+        <source>Open model settings</source>
+        <translation>打开模型设置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="84" />
         <source>Message the copilot (Enter sends, Shift+Enter new line)</source>
         <translation>给 Copilot 发消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="88" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="99" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="101" />
         <source>The model that answers</source>
         <translation>用来回答的模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="104" />
         <source>No model configured</source>
         <translation>未配置模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="111" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="112" />
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="114" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="116" />
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="118" />
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
@@ -451,87 +461,88 @@
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="346" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="352" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="401" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="459" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="472" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="528" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="548" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="551" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="535" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="555" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="614" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="617" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="599" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="639" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="645" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1085,68 +1096,83 @@
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="505" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="524" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="530" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="532" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="539" />
+        <source>Open model settings</source>
+        <translation>打开模型设置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="544" />
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="557" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="560" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="539" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="574" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
+        <source>A newer message was sent since.</source>
+        <translation>之后已发送了更新的消息。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="603" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="663" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="632" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="673" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="693" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="699" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="701" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="857" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="904" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>

@@ -578,3 +578,24 @@ def test_a_new_message_instead_of_a_decision_locks_the_card(
     # deciding the locked card is impossible, and the core would refuse it anyway
     card.items[0].approve.click()
     assert _node_names(gns3_server, gns3_token, pid) == []
+
+
+# --- every error with its fix (issue 11) --------------------------------------------------------
+
+
+def test_a_refused_api_key_opens_the_model_settings_from_the_banner(
+    logged_in: CopilotApp,
+    scripted_openai: ScriptedOpenAIServer,
+    qtbot: QtBot,
+) -> None:
+    app = logged_in
+    scripted_openai.push(ScriptedTurn.invalid_api_key())
+    _send(app, qtbot, "hello")
+    qtbot.waitUntil(lambda: bool(app.panel.view.findChildren(ErrorBanner)), timeout=WAIT_MS)
+    [banner] = app.panel.view.findChildren(ErrorBanner)
+    assert banner.action == "settings" and not banner.retry_button.isVisible()
+    assert banner.action_button is not None
+    banner.action_button.click()
+    qtbot.waitUntil(lambda: app.header.settings_dialog is not None, timeout=10_000)
+    assert app.header.settings_dialog.isVisible()
+    app.header.settings_dialog.reject()
