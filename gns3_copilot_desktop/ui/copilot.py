@@ -247,6 +247,9 @@ class CopilotHeader(QWidget):
             reason=reason,
             start_local_server=lambda: self.start_local_server(dialog.request().server_url),
             parent=self.window(),
+            no_keyring=None
+            if self.workspace.secrets.persistent
+            else self.workspace.secrets.warning,
         )
         dialog.logged_in.connect(lambda _result: spawn(self._logged_in(), name="after-login"))
         dialog.rejected.connect(self._login_cancelled)
@@ -534,12 +537,19 @@ class CopilotHeader(QWidget):
         """Enable the composer, or disable it with the reason (typed text is kept) and a link
         to what fixes it (the login, the model settings)."""
         problem = await self.composer_problem()
+        await self._update_checklist()
         fix = None
         if problem is not None and not self.workspace.logged_in and not self.external:
             fix = "login"
         elif problem is not None and self.workspace.logged_in and self.backend.project_id:
             fix = "settings"
         self.panel.composer.set_disabled_reason(problem, fix)
+
+    async def _update_checklist(self) -> None:
+        """The empty chat's first-run steps, ticked as they are done."""
+        logged_in = self.workspace.logged_in or self.external
+        model_ready = self.backend.is_remote or await self.workspace.model_problem() is None
+        self.panel.view.set_checklist(logged_in, model_ready, self.backend.project_id is not None)
 
     async def composer_problem(self) -> str | None:
         """Why the user cannot send now, or None."""

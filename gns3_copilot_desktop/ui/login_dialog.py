@@ -70,14 +70,37 @@ class LoginDialog(QDialog):
         reason: str | None = None,
         start_local_server: StartServerAction | None = None,
         parent: QWidget | None = None,
+        no_keyring: str | None = None,
     ) -> None:
+        """``no_keyring``: why there is no keyring (then "Remember me" is off, disabled and
+        explained: a login cannot be remembered without one)."""
         super().__init__(parent)
         self._login = login
         self._start_local_server = start_local_server
         self.result_value: LoginResult | None = None
         self.setWindowTitle(QCoreApplication.translate("LoginDialog", "Log in to GNS3"))
         self.setAccessibleName(QCoreApplication.translate("LoginDialog", "Log in to GNS3"))
-        self._build(server_url, username, remember, reason)
+        self._build(server_url, username, remember and no_keyring is None, reason)
+        if no_keyring is not None:
+            self.remember_box.setEnabled(False)
+            self.remember_box.setToolTip(no_keyring)
+            self.remember_note = QLabel(
+                QCoreApplication.translate(
+                    "LoginDialog",
+                    "No keyring is available on this computer, so the login cannot be "
+                    "remembered: you will log in again next time.",
+                ),
+                self,
+            )
+            self.remember_note.setObjectName("muted")
+            self.remember_note.setWordWrap(True)
+            layout = self.layout()
+            if layout is not None:
+                index = layout.indexOf(self.remember_box)
+                if isinstance(layout, QVBoxLayout) and index >= 0:
+                    layout.insertWidget(index + 1, self.remember_note)
+                else:
+                    layout.addWidget(self.remember_note)
 
     def _build(self, server_url: str, username: str, remember: bool, reason: str | None) -> None:
         self.reason_label = QLabel(reason or "", self)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt, QTimer, pyqtSignal
@@ -688,6 +689,9 @@ class MessageView(QScrollArea):
         self.empty_label = _text_label(self._container, "", markdown=False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setObjectName("muted")
+        self.empty_label.setOpenExternalLinks(False)
+        self.empty_label.linkActivated.connect(self._checklist_link)
+        self.checklist = (True, True, True)
         self._layout.insertWidget(1, self.empty_label)
         self.set_empty_text(
             QCoreApplication.translate(
@@ -726,6 +730,51 @@ class MessageView(QScrollArea):
     def _append(self, widget: QWidget) -> None:
         self.empty_label.hide()
         self._layout.insertWidget(self._layout.count() - 1, widget)
+
+    def set_checklist(self, logged_in: bool, model_ready: bool, project_open: bool) -> None:
+        """The first-run checklist in the empty chat (Log in -> Add a model -> Open a project),
+        each step ticked as it is done and linked to what does it; the usual hint once all
+        three are."""
+        self.checklist = (logged_in, model_ready, project_open)
+        if all(self.checklist):
+            self.empty_label.setTextFormat(Qt.TextFormat.PlainText)
+            self.set_empty_text(
+                QCoreApplication.translate(
+                    "MessageView", "Ask about your GNS3 project, or ask the assistant to build it."
+                )
+            )
+            return
+        steps = [
+            (
+                logged_in,
+                QCoreApplication.translate("MessageView", "Log in to the GNS3 server"),
+                "login",
+            ),
+            (model_ready, QCoreApplication.translate("MessageView", "Add a model"), "settings"),
+            (
+                project_open,
+                QCoreApplication.translate(
+                    "MessageView", "Open a project in GNS3 (or choose one above)"
+                ),
+                "",
+            ),
+        ]
+        rows = []
+        for index, (done, text, link) in enumerate(steps, 1):
+            mark = "✓" if done else f"{index}."
+            shown = escape(text)
+            if link and not done:
+                shown = f'<a href="{link}">{shown}</a>'
+            rows.append(f"{mark} {'<s>' + shown + '</s>' if done else shown}")
+        heading = escape(QCoreApplication.translate("MessageView", "To start:"))
+        self.empty_label.setTextFormat(Qt.TextFormat.RichText)
+        self.set_empty_text(f"<p><b>{heading}</b></p><p>" + "<br>".join(rows) + "</p>")
+
+    def _checklist_link(self, target: str) -> None:
+        if target == "login":
+            self.login_requested.emit()
+        elif target == "settings":
+            self.settings_requested.emit()
 
     def set_empty_text(self, text: str) -> None:
         """The hint shown while the conversation is empty."""

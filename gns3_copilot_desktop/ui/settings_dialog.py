@@ -145,6 +145,7 @@ class SettingsDialog(QDialog):
             page,
             self._remove_profile,
         )
+        self.remove_profile_button = remove
         self.make_active = self._button(
             QCoreApplication.translate("SettingsDialog", "Use this profile"), page, self._activate
         )
@@ -174,9 +175,7 @@ class SettingsDialog(QDialog):
             QCoreApplication.translate("SettingsDialog", "API key"), page
         )
         self.api_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key_edit.setPlaceholderText(
-            QCoreApplication.translate("SettingsDialog", "Stored in the OS keyring")
-        )
+        self.api_key_edit.setPlaceholderText("")  # says whether a key is stored, per profile
         self.temperature_spin = QDoubleSpinBox(page)
         self.temperature_spin.setRange(0.0, 2.0)
         self.temperature_spin.setSingleStep(0.1)
@@ -256,6 +255,12 @@ class SettingsDialog(QDialog):
         self.profile_list.blockSignals(False)
         has = bool(self._settings.llm_profiles)
         self.profile_form.setEnabled(has)
+        # Empty: nothing to remove or use, and no key placeholder for a key that is not there.
+        self.remove_profile_button.setEnabled(has)
+        self.make_active.setEnabled(has)
+        if not has:
+            self.api_key_edit.setPlaceholderText("")
+            self.server_label.setText("")
         if has:
             self.profile_list.setCurrentRow(min(select, len(self._settings.llm_profiles) - 1))
             self._show_profile(self.profile_list.currentRow())

@@ -461,88 +461,88 @@
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="361" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="364" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="349" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="355" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="404" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="472" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="475" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="548" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="558" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="551" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="561" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="555" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="565" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="624" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="626" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="629" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="633" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="637" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="649" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="655" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -984,195 +984,221 @@
 </context><context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="79" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="81" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="88" />
+        <source>No keyring is available on this computer, so the login cannot be remembered: you will log in again next time.</source>
+        <translation>本计算机上没有可用的密钥环，因此无法记住登录：下次需要重新登录。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="110" />
         <source>GNS3 server URL</source>
         <translation>GNS3 服务器地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="128" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="112" />
         <source>Username</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="129" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="113" />
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="116" />
         <source>Remember me (keeps the login token in the OS keyring)</source>
         <translation>记住我（登录令牌保存在系统密钥环中）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="122" />
         <source>Remember me</source>
         <translation>记住我</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="127" />
         <source>Login status</source>
         <translation>登录状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="110" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="130" />
         <source>Start a local GNS3 server</source>
         <translation>启动本地 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="121" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="143" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="150" />
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="180" />
         <source>Enter a username and a password.</source>
         <translation>请输入用户名和密码。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="208" />
         <source>Starting the local GNS3 server…</source>
         <translation>正在启动本地 GNS3 服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="220" />
         <source>The local GNS3 server is running. Log in.</source>
         <translation>本地 GNS3 服务器已在运行，请登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="232" />
         <source>Logging in…</source>
         <translation>正在登录…</translation>
     </message>
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="52" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="143" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="198" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="201" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="202" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="218" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="479" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="525" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="530" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="531" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="532" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="533" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="539" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="540" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="544" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="545" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="558" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="561" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="575" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="604" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="664" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="676" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="674" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="697" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="699" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="703" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="701" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="705" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <source>Log in to the GNS3 server</source>
+        <translation>登录 GNS3 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="753" />
+        <source>Add a model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="756" />
+        <source>Open a project in GNS3 (or choose one above)</source>
+        <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="769" />
+        <source>To start:</source>
+        <translation>开始前：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="953" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1397,220 +1423,215 @@
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="178" />
-        <source>Stored in the OS keyring</source>
-        <translation>保存在系统密钥环中</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
         <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="205" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="210" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="213" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="224" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="310" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="312" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="435" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="378" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="382" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="387" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="399" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="418" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="474" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="486" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="505" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="517" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="515" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="520" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="548" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="553" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="549" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="557" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="561" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="563" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="569" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="576" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="590" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="601" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>

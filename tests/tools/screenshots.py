@@ -143,6 +143,18 @@ async def shoot_empty(out: Path) -> None:
     window.close()
 
 
+async def shoot_first_run(out: Path, name: str = "first-run") -> None:
+    """The empty chat of a first start: logged in, no model yet, no project."""
+    backend = ScriptedBackend()
+    window, dock = make_window(backend, 800, 600, 360)
+    dock.panel.view.set_checklist(True, False, False)
+    dock.panel.composer.set_disabled_reason(
+        QApplication.translate("Screenshots", "No model is set up yet."), "settings"
+    )
+    await grab(window, name, out)
+    window.close()
+
+
 async def shoot_streaming(
     out: Path,
     name: str = "streaming",
@@ -366,6 +378,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_streaming(out, "zh-CN-streaming", 460, ANSWER_ZH, QUESTION_ZH)
         await shoot_history(out, "zh-CN-wide-sessions", 1400, 900, ANSWER_ZH)
         await shoot_approval(out, "zh-CN-approval-narrow", 800, 360)
+        await shoot_first_run(out, "zh-CN-first-run")
     finally:
         app.removeTranslator(translator)
 
@@ -377,6 +390,7 @@ async def main(out: Path, only: str | None = None) -> None:
     app.setPalette(light_palette())
     shots: list[tuple[str, Callable[[], object]]] = [
         ("empty", lambda: shoot_empty(out)),
+        ("first-run", lambda: shoot_first_run(out)),
         ("streaming", lambda: shoot_streaming(out)),
         ("tool-cards", lambda: shoot_tools(out)),
         ("approval", lambda: shoot_approval(out)),

@@ -126,6 +126,10 @@ def test_login_remember_restore_and_logout(
     app = copilot_app()
     qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is not None, timeout=WAIT_MS)
     assert "Log in" in app.panel.composer.disabled_reason
+    assert app.panel.composer.fix == "login"  # the reason links to the login
+    # the empty chat's first-run checklist: the login is the step to do
+    qtbot.waitUntil(lambda: app.panel.view.checklist[0] is False, timeout=WAIT_MS)
+    assert 'href="login"' in app.panel.view.empty_label.text()
     _log_in_with_dialog(app, qtbot, gns3_server, remember=True)
 
     # remember me: the JWT is in the keyring, the password nowhere
@@ -137,6 +141,7 @@ def test_login_remember_restore_and_logout(
     assert '"username": "admin"' in settings_text
     _ready(app, qtbot, e2e_project["project_id"])
     assert "admin" in app.header.account_label.text()
+    qtbot.waitUntil(lambda: app.panel.view.checklist == (True, True, True), timeout=WAIT_MS)
     run(qtbot, app.handle.aclose())
 
     # restart: restored from the keyring, no dialog
