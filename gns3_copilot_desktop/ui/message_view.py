@@ -122,9 +122,11 @@ class CodeLines(QWidget):
     it grew. Groups of lines are laid out once each, so line 2,000 costs what line 20 did.
     """
 
-    def __init__(self, parent: QWidget, lines: Sequence[str] = ()) -> None:
+    def __init__(self, parent: QWidget, lines: Sequence[str] = (), no_wrap: bool = False) -> None:
         super().__init__(parent)
         _grows_downward(self)
+        self.no_wrap = no_wrap
+        """Lines keep their columns (CLI output, configs): wider than the panel, they scroll."""
         policy = self.sizePolicy()
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -140,6 +142,7 @@ class CodeLines(QWidget):
             group = list(lines[start : start + CODE_LINES])
             label = _text_label(self, "", markdown=False)
             _show_as_code(label, group)
+            label.setWordWrap(not self.no_wrap)
             label.setAccessibleName(QCoreApplication.translate("MessageView", "Code"))
             self._labels.append(label)
             self.line_count += len(group)
@@ -164,6 +167,10 @@ class CodeLines(QWidget):
     def text(self) -> str:
         """The lines, joined."""
         return "\n".join(label.text() for label in self._labels)
+
+    def natural_width(self) -> int:
+        """The width of the longest line (no wrapping)."""
+        return max((label.sizeHint().width() for label in self._labels), default=0)
 
     def heightForWidth(self, width: int) -> int:
         """The stacked height at `width` (each label remembers its heights per width)."""
@@ -205,10 +212,48 @@ class CodeBlock(QFrame):
         row.addStretch(1)
         row.addWidget(self.copy_button)
         layout.addLayout(row)
-        # wrapped labels, not a text editor: a long answer can hold hundreds of code blocks, and
-        # an editor per block (viewport, scroll bars) made streaming stutter in the benchmark
-        self.text_view = CodeLines(self, code.split("\n"))
-        layout.addWidget(self.text_view)
+        # labels, not a text editor: a long answer can hold hundreds of code blocks, and an
+        # editor per block made streaming stutter in the benchmark. The lines keep their columns
+        # (a `show ip interface brief` stays a table): a block wider than the panel scrolls
+        # sideways in its own scroll area.
+        self.scroller = QScrollArea(self)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroller.setWidgetResizable(True)
+        self.text_view = CodeLines(self.scroller, code.split("\n"), no_wrap=True)
+        self.text_view.setMinimumWidth(self.text_view.natural_width())
+        self.scroller.setWidget(self.text_view)
+        self.scroller.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.scroller)
+        self._header_height = max(lang.sizeHint().height(), self.copy_button.sizeHint().height())
+        self._fit(self.width())
+
+    def _lines_height(self) -> int:
+        return sum(label.sizeHint().height() for label in self.text_view._labels)
+
+    def _scrolls(self, width: int) -> bool:
+        return self.text_view.natural_width() > width - 8  # the layout's side margins
+
+    def _fit(self, width: int) -> None:
+        bar = self.scroller.horizontalScrollBar()
+        extra = bar.sizeHint().height() if bar is not None and self._scrolls(width) else 0
+        self.scroller.setFixedHeight(self._lines_height() + extra)
+
+    def hasHeightForWidth(self) -> bool:
+        """Its height depends on whether the lines need a scroll bar at that width."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """Header, the lines unwrapped, and the sideways scroll bar when they are wider."""
+        bar = self.scroller.horizontalScrollBar()
+        extra = bar.sizeHint().height() if bar is not None and self._scrolls(width) else 0
+        return 2 + self._header_height + 2 + self._lines_height() + extra + 4
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """A new width may add or remove the sideways scroll bar."""
+        super().resizeEvent(event)
+        self._fit(self.width())
 
     def copy(self, *_: object) -> None:
         """Put the code on the clipboard."""

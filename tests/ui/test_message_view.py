@@ -231,3 +231,30 @@ def test_a_conversation_that_cannot_be_created_is_an_error_with_retry(
     qtbot.waitUntil(
         lambda: backend.sent == [("hello", panel.session_id)] and not panel.composer.running
     )
+
+
+def test_cli_output_keeps_its_columns_and_scrolls_sideways_in_a_narrow_dock(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    from gns3_copilot_desktop.ui.message_view import CodeBlock
+
+    table = (
+        "Interface              IP-Address      OK? Method Status                Protocol\n"
+        "GigabitEthernet0/0     10.0.12.1       YES manual up                    up\n"
+        "GigabitEthernet0/1     unassigned      YES unset  administratively down down"
+    )
+    panel.resize(360, 700)
+    backend.add_turn(content(f"Here:\n\n```\n{table}\n```\n\nDone."), done())
+    panel.send("show ip interface brief")
+    qtbot.waitUntil(lambda: bool(panel.view.findChildren(CodeBlock)) and not panel.composer.running)
+    [block] = panel.view.findChildren(CodeBlock)
+    qtbot.waitUntil(lambda: block.isVisible() and block.width() > 0)
+    assert block.width() < block.text_view.natural_width()  # wider than the dock
+    bar = block.scroller.horizontalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)  # it scrolls sideways
+    line_height = block.text_view._labels[0].fontMetrics().lineSpacing()
+    # no line wrapped: three lines take three lines' height (columns stay aligned)
+    assert block._lines_height() <= 3 * line_height + 8
+    assert block.text_view.text() == table
+    panel.resize(1400, 700)
+    qtbot.waitUntil(lambda: bar.maximum() == 0)  # wide enough: no scroll bar
