@@ -20,9 +20,10 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -159,7 +160,13 @@ async def create_copilot(
 
 
 class MainWindow(QMainWindow):
-    """The standalone window: the copilot dock is its only content. Tells when it closes."""
+    """The standalone window: the copilot dock is its only content. Tells when it closes.
+
+    A close only hides the window and sets `closed`: `run_app` then saves, shuts down and
+    returns, and returning is what stops the loop. Were the close accepted, the last window
+    closing would quit Qt's loop with `run_app` still awaiting its shutdown (qasync then raises
+    "Event loop stopped before Future completed").
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -172,8 +179,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(placeholder)
 
     def closeEvent(self, event: QCloseEvent | None) -> None:
-        """Let `run_app` save the state and shut down."""
-        super().closeEvent(event)
+        """Hide the window and let `run_app` save the state and shut down."""
+        if event is not None:
+            event.ignore()
+        self.hide()
         self.closed.set()
 
 
@@ -276,18 +285,51 @@ async def save_window(window: QMainWindow, handle: CopilotHandle) -> None:
 
 async def run_app(app: QApplication, options: AppOptions) -> int:
     """Show the window with the copilot and run until it is closed; then shut down cleanly."""
+    app.setQuitOnLastWindowClosed(False)
     window = MainWindow()
-    handle = await create_copilot(window, options)
-    restore_window(window, handle)
-    window.show()
-    app.aboutToQuit.connect(window.closed.set)
-    spawn(_warm_up(), name="warm-up")
-    await window.closed.wait()
-    try:
-        await save_window(window, handle)
-    finally:
-        await shutdown(handle)
+    with close_on_signals(window):
+        handle = await create_copilot(window, options)
+        restore_window(window, handle)
+        window.show()
+        log.info("the window is shown")
+        spawn(_warm_up(), name="warm-up")
+        await window.closed.wait()
+        try:
+            await save_window(window, handle)
+        finally:
+            await shutdown(handle)
     return 0
+
+
+QUIT_SIGNALS = ("SIGINT", "SIGTERM")
+"""Ctrl+C in the terminal and a polite ``kill`` (or the desktop session ending) close the window."""
+
+
+@contextlib.contextmanager
+def close_on_signals(window: QMainWindow) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM close `window` as its close button does.
+
+    Without this, asyncio's runner turns Ctrl+C into a cancelled main task and a
+    ``KeyboardInterrupt`` traceback, skipping the shutdown. The loop's signal handlers wake the
+    Qt loop through a self-pipe, so the close happens at once even while Qt sits idle in C++.
+    """
+    loop = asyncio.get_running_loop()
+    installed: list[int] = []
+    for name in QUIT_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            loop.add_signal_handler(number, window.close)
+        except (NotImplementedError, RuntimeError, ValueError):
+            # Windows' loops have no signal handlers: Ctrl+C there ends as main() says.
+            continue
+        installed.append(number)
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
 
 
 async def _warm_up() -> None:
@@ -365,7 +407,11 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("gns3-copilot")
     app.setApplicationDisplayName(WINDOW_TITLE)
     install_translator(app, saved_language(paths))
-    return int(qasync.run(run_app(app, options)))
+    try:
+        return int(qasync.run(run_app(app, options)))
+    except KeyboardInterrupt:
+        # Ctrl+C before the window could take it over (while Qt starts): nothing to save yet.
+        return 0
 
 
 if __name__ == "__main__":
