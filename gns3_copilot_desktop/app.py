@@ -375,6 +375,26 @@ def keep_conversations_local(env: dict[str, str] | os._Environ[str]) -> list[str
     return turned_off
 
 
+NO_DISPLAY_EXIT_CODE = 2
+NO_DISPLAY_MESSAGE = (
+    "gns3-copilot: there is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY"
+    " is set).\n"
+    "Start it from a desktop session (X11 or Wayland). Without a screen, `gns3-copilot"
+    " --self-test` checks the installation, and QT_QPA_PLATFORM=offscreen runs the window"
+    " off screen."
+)
+
+
+def missing_display(env: dict[str, str] | os._Environ[str], platform: str = sys.platform) -> bool:
+    """True when Qt would find no display on Linux (it would abort with a core dump).
+
+    An explicit ``QT_QPA_PLATFORM`` (offscreen, vnc, eglfs...) is the user's choice and is trusted.
+    """
+    if not platform.startswith("linux"):
+        return False
+    return not any(env.get(name) for name in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"))
+
+
 def _dispatch(module: str, argv: list[str]) -> int:
     """Run ``module.run(argv)`` when that optional module exists (GNS3 GUI, self-test)."""
     if importlib.util.find_spec(module) is None:
@@ -389,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     keep_conversations_local(os.environ)
     if "--gns3-gui" in args_list:
+        if missing_display(os.environ):
+            print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+            return NO_DISPLAY_EXIT_CODE
         return _dispatch("gns3_copilot_desktop.gns3_gui.launch", args_list)
     if args_list[:1] == ["serve"]:
         from gns3_copilot_desktop.service.cli import run as serve
@@ -397,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     if "--self-test" in args_list:
         return _dispatch("gns3_copilot_desktop.selftest", args_list)
     options = options_from(parse_args(args_list))
+    if missing_display(os.environ):
+        print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+        return NO_DISPLAY_EXIT_CODE
     paths = paths_for(options).ensure()
     setup_logging(paths.log_dir)
     install_excepthook()

@@ -1,4 +1,5 @@
-"""The standalone ``gns3-copilot`` process, started as a user would: it quits cleanly.
+"""The standalone ``gns3-copilot`` process, started as a user would: it quits cleanly, and it says
+what to do when there is no display.
 
 Each test runs ``python -m gns3_copilot_desktop`` in a throwaway home (HOME, XDG dirs and the app's
 ``--home`` under ``tmp_path``), with no GNS3 server configured. "Up" is the log line the app writes
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from gns3_copilot_desktop import app
 from gns3_copilot_desktop.core.logs import LOG_FILE_NAME
 
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
@@ -92,3 +94,29 @@ def test_quitting_the_app_exits_0_without_a_traceback(
     # It shut down the way closing the window does: the window's geometry was saved.
     settings = (tmp_path / "app" / "config").glob("*.json")
     assert any('"geometry"' in p.read_text(encoding="utf-8") for p in settings)
+
+
+def test_without_a_display_it_says_what_to_do_and_exits_2(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(name, None)
+    command = [sys.executable, "-m", "gns3_copilot_desktop", "--home", str(tmp_path / "app")]
+    result = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == app.NO_DISPLAY_EXIT_CODE == 2
+    assert result.stderr.strip() == app.NO_DISPLAY_MESSAGE
+    assert "desktop session" in result.stderr and "QT_QPA_PLATFORM=offscreen" in result.stderr
+    assert "--self-test" in result.stderr
+    assert not (tmp_path / "core").exists()  # no core dump in the working folder
+    assert not (tmp_path / "app").exists()  # checked before anything was set up
+
+
+def test_the_display_check() -> None:
+    assert app.missing_display({}, "linux")
+    assert app.missing_display({"DISPLAY": ""}, "linux")
+    assert not app.missing_display({"DISPLAY": ":0"}, "linux")
+    assert not app.missing_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux")
+    assert not app.missing_display({"QT_QPA_PLATFORM": "offscreen"}, "linux")
+    assert not app.missing_display({}, "win32")
+    assert not app.missing_display({}, "darwin")
