@@ -36,6 +36,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
+from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
@@ -48,7 +49,8 @@ from gns3_copilot_desktop.ui.theme import colors
 log = logging.getLogger(__name__)
 
 TOKEN_CHECK_MS = 2_000
-AUTH_ERROR_KIND = Gns3AuthError.__name__
+# A turn's error chunk for a refused login, and the name of the `Gns3AuthError` raised before one.
+AUTH_ERROR_KIND = GNS3_AUTH_ERROR_KIND
 EXPLICIT_MODEL_ID = "command-line"
 """The model picker's entry for the model given on the command line (not a profile id)."""
 

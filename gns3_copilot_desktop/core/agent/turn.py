@@ -29,8 +29,8 @@ from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
-from gns3_copilot_desktop.core.errors import CopilotError, StaleDecisionError
-from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, StaleDecisionError
+from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND, ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,8 @@ class Turn:
             self._put_error(self._abort_reason, "closed")
         except CopilotError as exc:
             log.warning("turn failed: %s", exc.user_message)
-            self._put_error(exc.user_message, "copilot")
+            kind = GNS3_AUTH_ERROR_KIND if isinstance(exc, Gns3AuthError) else "copilot"
+            self._put_error(exc.user_message, kind)
         except Exception:
             log.exception("turn failed unexpectedly")
             self._put_error(INTERNAL_ERROR, "internal")
