@@ -35,6 +35,7 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.gns3.notifications import LinkState
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
 from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
@@ -80,6 +81,7 @@ class CopilotHeader(QWidget):
         self._driving = False
         self._closed = False
         self.notifications_seen = 0
+        self._unreachable = False
         """Controller events received (the server sends some as soon as the stream is up)."""
         self._was_logged_in = workspace.logged_in
         self._watch_task: asyncio.Task[None] | None = None
@@ -463,7 +465,7 @@ class CopilotHeader(QWidget):
         if self._watch_task is not None and not self._watch_task.done():
             return
         try:
-            task = self.workspace.watch_notifications(self._notified)
+            task = self.workspace.watch_notifications(self._notified, self._link_changed)
         except Gns3AuthError:
             return
         task.add_done_callback(self._watch_ended)
@@ -472,6 +474,30 @@ class CopilotHeader(QWidget):
     async def _notified(self, notification: Notification) -> None:
         self.notifications_seen += 1
         if notification.action.startswith("project.") and not self._closed:
+            self._fill_projects()
+
+    def _link_changed(self, state: LinkState) -> None:
+        """Say so while the server does not answer; clear it, and catch up, once it is back."""
+        if self._closed:
+            return
+        text = unreachable_text()
+        if not state.connected:
+            self._unreachable = True
+            self._show_message(text, error=True)
+            self.message_label.setToolTip(state.reason or "")
+            return
+        if not self._unreachable:
+            return
+        self._unreachable = False
+        if self.message_label.text() == text:
+            self._show_message(None)
+            self.message_label.setToolTip("")
+        spawn(self._catch_up(), name="projects-after-reconnect")
+
+    async def _catch_up(self) -> None:
+        """The project events sent while the server was unreachable are lost: list again."""
+        await self._quiet_refresh()
+        if not self._closed:
             self._fill_projects()
 
     def _watch_ended(self, task: asyncio.Task[None]) -> None:
@@ -615,6 +641,11 @@ class CopilotHeader(QWidget):
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
         self.message_label.setStyleSheet(f"color: {color};")
+
+
+def unreachable_text() -> str:
+    """What the header says while the notification connection to the server is down."""
+    return QCoreApplication.translate("CopilotHeader", "GNS3 unreachable — retrying")
 
 
 def _explicit_label(explicit: Mapping[str, Any]) -> str:
