@@ -75,4 +75,6 @@ def test_a_token_refused_during_a_turn_opens_the_login_and_the_message_goes_agai
     qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
     header.login_dialog.login_button.click()
     qtbot.waitUntil(lambda: "Two PCs, one link." in app.assistant_texts(), timeout=WAIT_MS)
+    task = app.panel.controller.task
+    qtbot.waitUntil(lambda: task is not None and task.done(), timeout=WAIT_MS)
     assert header.workspace.client.token != refused[0]

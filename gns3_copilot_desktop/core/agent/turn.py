@@ -127,14 +127,21 @@ class Turn:
     # --- producing --------------------------------------------------------------------------
 
     async def _produce(self, graph_input: GraphInput) -> None:
+        stream = self._graph.astream(
+            graph_input,
+            self._config,
+            context=self._ctx,
+            stream_mode=["messages", "updates", "custom"],
+        )
         try:
-            async for mode, payload in self._graph.astream(
-                graph_input,
-                self._config,
-                context=self._ctx,
-                stream_mode=["messages", "updates", "custom"],
-            ):
-                await self._on_event(mode, payload)
+            # Closed here, also when cancelled while handling an event: left to the garbage
+            # collector, the graph's generator is finalized later, outside any task, and
+            # complains on stderr ("async generator ignored GeneratorExit").
+            try:
+                async for mode, payload in stream:
+                    await self._on_event(mode, payload)
+            finally:
+                await _aclose(stream)
         except asyncio.CancelledError:
             if self._abort_reason is None:
                 raise
@@ -345,6 +352,13 @@ def cancelled_tool_message(call_id: str, name: str, text: str = CANCELLED_TEXT) 
         status="error",
         response_metadata={"status": "cancelled"},
     )
+
+
+async def _aclose(stream: AsyncIterator[Any]) -> None:
+    """Close an async generator now (an iterator without ``aclose`` has nothing to close)."""
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 async def _shielded(work: Awaitable[None]) -> None:
