@@ -82,6 +82,8 @@ class CopilotHeader(QWidget):
         self._closed = False
         self.notifications_seen = 0
         self._unreachable = False
+        self._project_notice: str | None = None
+        """What happened to the shown project's conversations (e.g. a damaged file replaced)."""
         """Controller events received (the server sends some as soon as the stream is up)."""
         self._was_logged_in = workspace.logged_in
         self._watch_task: asyncio.Task[None] | None = None
@@ -436,6 +438,10 @@ class CopilotHeader(QWidget):
     async def _set_project(self, project_id: str | None) -> None:
         if project_id == self.backend.project_id:
             return
+        if self._project_notice is not None:
+            notice, self._project_notice = self._project_notice, None
+            if self.message_label.text() == notice:
+                self._show_message(None)
         panel = self.panel
         panel.stop()
         self.backend.project_id = project_id
@@ -455,7 +461,10 @@ class CopilotHeader(QWidget):
             await self.panel.start()
             notices = await self.backend.project_notices()
             if notices:
-                self._show_message("\n".join(notices))
+                # Kept while this project is shown: a later "all clear" (a login, the server
+                # back) must not wipe what happened to its conversations.
+                self._project_notice = "\n".join(notices)
+                self._show_message(self._project_notice)
         except ServicesClosedError:
             raise  # logged out or closing while the sessions loaded: the whole step ends quietly
         except CopilotError as exc:
@@ -637,6 +646,8 @@ class CopilotHeader(QWidget):
         self.follow_button.setEnabled(logged_in)
 
     def _show_message(self, text: str | None, *, error: bool = False) -> None:
+        """Show `text` under the header; None clears it, back to the project's notice if any."""
+        text = text or self._project_notice
         self.message_label.setText(text or "")
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
