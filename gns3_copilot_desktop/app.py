@@ -20,9 +20,10 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -160,7 +161,13 @@ async def create_copilot(
 
 
 class MainWindow(QMainWindow):
-    """The standalone window: the copilot dock is its only content. Tells when it closes."""
+    """The standalone window: the copilot dock is its only content. Tells when it closes.
+
+    A close only hides the window and sets `closed`: `run_app` then saves, shuts down and
+    returns, and returning is what stops the loop. Were the close accepted, the last window
+    closing would quit Qt's loop with `run_app` still awaiting its shutdown (qasync then raises
+    "Event loop stopped before Future completed").
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -173,8 +180,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(placeholder)
 
     def closeEvent(self, event: QCloseEvent | None) -> None:
-        """Let `run_app` save the state and shut down."""
-        super().closeEvent(event)
+        """Hide the window and let `run_app` save the state and shut down."""
+        if event is not None:
+            event.ignore()
+        self.hide()
         self.closed.set()
 
 
@@ -298,18 +307,51 @@ async def save_window(window: QMainWindow, handle: CopilotHandle) -> None:
 
 async def run_app(app: QApplication, options: AppOptions) -> int:
     """Show the window with the copilot and run until it is closed; then shut down cleanly."""
+    app.setQuitOnLastWindowClosed(False)
     window = MainWindow()
-    handle = await create_copilot(window, options)
-    restore_window(window, handle)
-    window.show()
-    app.aboutToQuit.connect(window.closed.set)
-    spawn(_warm_up(), name="warm-up")
-    await window.closed.wait()
-    try:
-        await save_window(window, handle)
-    finally:
-        await shutdown(handle)
+    with close_on_signals(window):
+        handle = await create_copilot(window, options)
+        restore_window(window, handle)
+        window.show()
+        log.info("the window is shown")
+        spawn(_warm_up(), name="warm-up")
+        await window.closed.wait()
+        try:
+            await save_window(window, handle)
+        finally:
+            await shutdown(handle)
     return 0
+
+
+QUIT_SIGNALS = ("SIGINT", "SIGTERM")
+"""Ctrl+C in the terminal and a polite ``kill`` (or the desktop session ending) close the window."""
+
+
+@contextlib.contextmanager
+def close_on_signals(window: QMainWindow) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM close `window` as its close button does.
+
+    Without this, asyncio's runner turns Ctrl+C into a cancelled main task and a
+    ``KeyboardInterrupt`` traceback, skipping the shutdown. The loop's signal handlers wake the
+    Qt loop through a self-pipe, so the close happens at once even while Qt sits idle in C++.
+    """
+    loop = asyncio.get_running_loop()
+    installed: list[int] = []
+    for name in QUIT_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            loop.add_signal_handler(number, window.close)
+        except (NotImplementedError, RuntimeError, ValueError):
+            # Windows' loops have no signal handlers: Ctrl+C there ends as main() says.
+            continue
+        installed.append(number)
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
 
 
 async def _warm_up() -> None:
@@ -355,6 +397,26 @@ def keep_conversations_local(env: dict[str, str] | os._Environ[str]) -> list[str
     return turned_off
 
 
+NO_DISPLAY_EXIT_CODE = 2
+NO_DISPLAY_MESSAGE = (
+    "gns3-copilot: there is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY"
+    " is set).\n"
+    "Start it from a desktop session (X11 or Wayland). Without a screen, `gns3-copilot"
+    " --self-test` checks the installation, and QT_QPA_PLATFORM=offscreen runs the window"
+    " off screen."
+)
+
+
+def missing_display(env: dict[str, str] | os._Environ[str], platform: str = sys.platform) -> bool:
+    """True when Qt would find no display on Linux (it would abort with a core dump).
+
+    An explicit ``QT_QPA_PLATFORM`` (offscreen, vnc, eglfs...) is the user's choice and is trusted.
+    """
+    if not platform.startswith("linux"):
+        return False
+    return not any(env.get(name) for name in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"))
+
+
 def _dispatch(module: str, argv: list[str]) -> int:
     """Run ``module.run(argv)`` when that optional module exists (GNS3 GUI, self-test)."""
     if importlib.util.find_spec(module) is None:
@@ -369,6 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     keep_conversations_local(os.environ)
     if "--gns3-gui" in args_list:
+        if missing_display(os.environ):
+            print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+            return NO_DISPLAY_EXIT_CODE
         return _dispatch("gns3_copilot_desktop.gns3_gui.launch", args_list)
     if args_list[:1] == ["serve"]:
         from gns3_copilot_desktop.service.cli import run as serve
@@ -377,6 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     if "--self-test" in args_list:
         return _dispatch("gns3_copilot_desktop.selftest", args_list)
     options = options_from(parse_args(args_list))
+    if missing_display(os.environ):
+        print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+        return NO_DISPLAY_EXIT_CODE
     paths = paths_for(options).ensure()
     setup_logging(paths.log_dir)
     install_excepthook()
@@ -387,7 +455,11 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("gns3-copilot")
     app.setApplicationDisplayName(WINDOW_TITLE)
     install_translator(app, saved_language(paths))
-    return int(qasync.run(run_app(app, options)))
+    try:
+        return int(qasync.run(run_app(app, options)))
+    except KeyboardInterrupt:
+        # Ctrl+C before the window could take it over (while Qt starts): nothing to save yet.
+        return 0
 
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@ ChunkType = Literal[
     "approval_request",
 ]
 
+GNS3_AUTH_ERROR_KIND = "Gns3AuthError"
+"""The ``error_kind`` of a turn ended because the GNS3 server refused the login (expired or
+revoked token): the UI asks for the login again, as for a `Gns3AuthError` raised before a turn."""
+
 ToolStatus = Literal["ok", "error", "cancelled", "rejected"]
 RiskClass = Literal["read", "change", "device-config"]
 

@@ -36,6 +36,7 @@ from gns3_copilot_desktop.core.errors import (
 )
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification, Project, token_expired
+from gns3_copilot_desktop.core.gns3.notifications import Backoff, OnLink
 from gns3_copilot_desktop.core.paths import AppPaths
 from gns3_copilot_desktop.core.project_follower import ProjectFollower
 from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
@@ -61,6 +62,8 @@ log = logging.getLogger(__name__)
 DEFAULT_SERVER_URL = "http://127.0.0.1:3080"
 NOT_LOGGED_IN_TEXT = "You are not logged in to the GNS3 server. Log in to continue."
 EXPIRED_TEXT = "Your GNS3 login has expired. Log in again to continue."
+WATCH_BACKOFF = Backoff(maximum=10.0, max_failures=None)
+"""The controller's notifications are retried until the server is back, at least every 10 s."""
 
 
 class TokenSource(Protocol):
@@ -354,25 +357,32 @@ class Workspace:
         return projects
 
     def watch_notifications(
-        self, on_event: Callable[[Notification], Awaitable[None]] | None = None
+        self,
+        on_event: Callable[[Notification], Awaitable[None]] | None = None,
+        on_link: OnLink | None = None,
     ) -> asyncio.Task[None]:
         """Follow the controller's notifications: projects opened/closed, services closed.
 
-        ``on_event`` runs after the follower and the agent manager saw each event. The task ends
-        with the stream; an auth error is re-raised so the caller can ask to log in again.
+        ``on_event`` runs after the follower and the agent manager saw each event; ``on_link``
+        hears when the server stops answering and when it is back. A server that is down is
+        retried until it answers again; the task ends with an auth error (re-raised so the
+        caller can ask to log in again) or when it is cancelled.
         """
         if self._watcher is not None and not self._watcher.done():
             return self._watcher
         client = self.check_login()
         self._watcher = asyncio.create_task(
-            self._watch(client, on_event), name="workspace-notifications"
+            self._watch(client, on_event, on_link), name="workspace-notifications"
         )
         return self._watcher
 
     async def _watch(
-        self, client: Gns3Client, on_event: Callable[[Notification], Awaitable[None]] | None
+        self,
+        client: Gns3Client,
+        on_event: Callable[[Notification], Awaitable[None]] | None,
+        on_link: OnLink | None,
     ) -> None:
-        stream = client.controller_notifications()
+        stream = client.controller_notifications(backoff=WATCH_BACKOFF, on_link=on_link)
         try:
             async for notification in stream:
                 if notification.is_ping:

@@ -37,7 +37,9 @@ from gns3_copilot_desktop.core.agent.local_servers import LocalServer as LocalMo
 from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.gns3.notifications import LinkState
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
+from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
@@ -50,7 +52,8 @@ from gns3_copilot_desktop.ui.theme import colors
 log = logging.getLogger(__name__)
 
 TOKEN_CHECK_MS = 2_000
-AUTH_ERROR_KIND = Gns3AuthError.__name__
+# A turn's error chunk for a refused login, and the name of the `Gns3AuthError` raised before one.
+AUTH_ERROR_KIND = GNS3_AUTH_ERROR_KIND
 EXPLICIT_MODEL_ID = "command-line"
 """The model picker's entry for the model given on the command line (not a profile id)."""
 
@@ -80,6 +83,9 @@ class CopilotHeader(QWidget):
         self._driving = False
         self._closed = False
         self.notifications_seen = 0
+        self._unreachable = False
+        self._project_notice: str | None = None
+        """What happened to the shown project's conversations (e.g. a damaged file replaced)."""
         """Controller events received (the server sends some as soon as the stream is up)."""
         self._was_logged_in = workspace.logged_in
         self._watch_task: asyncio.Task[None] | None = None
@@ -457,6 +463,10 @@ class CopilotHeader(QWidget):
     async def _set_project(self, project_id: str | None) -> None:
         if project_id == self.backend.project_id:
             return
+        if self._project_notice is not None:
+            notice, self._project_notice = self._project_notice, None
+            if self.message_label.text() == notice:
+                self._show_message(None)
         self.panel.stop()
         self.backend.project_id = project_id
         self._clear_panel()
@@ -480,7 +490,10 @@ class CopilotHeader(QWidget):
             await self.panel.start()
             notices = await self.backend.project_notices()
             if notices:
-                self._show_message("\n".join(notices))
+                # Kept while this project is shown: a later "all clear" (a login, the server
+                # back) must not wipe what happened to its conversations.
+                self._project_notice = "\n".join(notices)
+                self._show_message(self._project_notice)
         except ServicesClosedError:
             raise  # logged out or closing while the sessions loaded: the whole step ends quietly
         except CopilotError as exc:
@@ -490,7 +503,7 @@ class CopilotHeader(QWidget):
         if self._watch_task is not None and not self._watch_task.done():
             return
         try:
-            task = self.workspace.watch_notifications(self._notified)
+            task = self.workspace.watch_notifications(self._notified, self._link_changed)
         except Gns3AuthError:
             return
         task.add_done_callback(self._watch_ended)
@@ -499,6 +512,30 @@ class CopilotHeader(QWidget):
     async def _notified(self, notification: Notification) -> None:
         self.notifications_seen += 1
         if notification.action.startswith("project.") and not self._closed:
+            self._fill_projects()
+
+    def _link_changed(self, state: LinkState) -> None:
+        """Say so while the server does not answer; clear it, and catch up, once it is back."""
+        if self._closed:
+            return
+        text = unreachable_text()
+        if not state.connected:
+            self._unreachable = True
+            self._show_message(text, error=True)
+            self.message_label.setToolTip(state.reason or "")
+            return
+        if not self._unreachable:
+            return
+        self._unreachable = False
+        if self.message_label.text() == text:
+            self._show_message(None)
+            self.message_label.setToolTip("")
+        spawn(self._catch_up(), name="projects-after-reconnect")
+
+    async def _catch_up(self) -> None:
+        """The project events sent while the server was unreachable are lost: list again."""
+        await self._quiet_refresh()
+        if not self._closed:
             self._fill_projects()
 
     def _watch_ended(self, task: asyncio.Task[None]) -> None:
@@ -664,10 +701,17 @@ class CopilotHeader(QWidget):
         self.follow_button.setEnabled(logged_in)
 
     def _show_message(self, text: str | None, *, error: bool = False) -> None:
+        """Show `text` under the header; None clears it, back to the project's notice if any."""
+        text = text or self._project_notice
         self.message_label.setText(text or "")
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
         self.message_label.setStyleSheet(f"color: {color};")
+
+
+def unreachable_text() -> str:
+    """What the header says while the notification connection to the server is down."""
+    return QCoreApplication.translate("CopilotHeader", "GNS3 unreachable — retrying")
 
 
 def _explicit_label(explicit: Mapping[str, Any]) -> str:

@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="225" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="229" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -394,155 +394,160 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="109" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="113" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="114" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="117" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="120" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="162" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="145" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="148" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="156" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="364" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="370" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="355" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="361" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="404" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="410" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="485" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="565" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="602" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="660" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="661" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="663" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="664" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="666" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="633" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="686" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="692" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="714" />
+        <source>GNS3 unreachable — retrying</source>
+        <translation>无法连接 GNS3 — 正在重试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="724" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1071,134 +1076,134 @@
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="146" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="205" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="208" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="209" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="263" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="524" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="570" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="576" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="533" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="578" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="540" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="545" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="590" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="603" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="606" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="620" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="631" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="649" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="709" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="677" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="722" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="719" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="787" />
         <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="742" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="697" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="703" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="748" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="795" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="753" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="798" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="756" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="801" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="769" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="814" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="953" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="998" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>

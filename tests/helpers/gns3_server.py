@@ -322,29 +322,43 @@ def requires_dynamips(gns3_server: Gns3Server) -> None:
 
 
 class DroppingProxy:
-    """A loopback TCP proxy in front of the test server; ``drop_all()`` cuts its connections."""
+    """A loopback TCP proxy in front of the test server; ``drop_all()`` cuts its connections,
+    ``go_down()`` makes its port refuse connections (a stopped server), ``come_back()`` listens
+    on the same port again."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
         self.accepted = 0
+        self._port = 0
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<proxy port>``."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+        assert self._port, "the proxy was never started"
+        return f"http://127.0.0.1:{self._port}"
 
     async def __aenter__(self) -> DroppingProxy:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        await self.come_back()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.go_down()
+
+    async def come_back(self) -> None:
+        """Listen (again, on the same port after the first time)."""
+        if self._server is None:
+            self._server = await asyncio.start_server(self._handle, "127.0.0.1", self._port)
+            self._port = self._server.sockets[0].getsockname()[1]
+
+    async def go_down(self) -> None:
+        """Cut every connection and stop listening: new connections are refused."""
+        server, self._server = self._server, None
         self.drop_all()
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+        if server is not None:
+            server.close()
+            await server.wait_closed()
 
     def drop_all(self) -> None:
         """Abort every open connection (both sides see a reset, no close frame)."""

@@ -15,7 +15,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.sessions.store import SessionStore
-from tests.helpers.copilot_app import CopilotApp
+from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
 from tests.ui.test_app_e2e import WAIT_MS, _ready, _seed_login
@@ -72,3 +72,45 @@ def test_the_header_tells_what_happened_to_the_projects_conversations(
     assert label.isVisible()
     # the chat works: the sessions list is this computer's (empty), not the foreign one's
     assert [e.title for e in app.panel.sessions.entries] == []
+
+
+def test_a_garbage_database_is_kept_aside_and_the_user_is_told_where(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    db = _project_db(gns3_server, gns3_token, e2e_project["project_id"])
+    garbage = b"not a database at all\n" * 500
+    db.write_bytes(garbage)
+    _seed_login(tmp_path / "home", app_keyring, gns3_server, gns3_token)
+    app = copilot_app()
+    _ready(app, qtbot, e2e_project["project_id"])
+    label = app.header.message_label
+    qtbot.waitUntil(lambda: "could not be read" in label.text(), timeout=WAIT_MS)
+
+    [kept] = db.parent.glob(f"{db.name}.corrupt-*")
+    assert kept.read_bytes() == garbage  # the file was kept as it was
+    assert label.text() == (
+        "The conversations of this project could not be read; the file was kept as "
+        f"{kept} and a new one started."
+    )
+    assert label.isVisible()
+    # A new database was started in its place, and it works.
+    assert db.read_bytes()[:16] == b"SQLite format 3\x00"
+    service = run(qtbot, app.header.workspace.service(e2e_project["project_id"]))
+    run(qtbot, service.create_session("After the damage"))
+    assert [s.title for s in run(qtbot, service.list_sessions())] == ["After the damage"]
+
+    # A later "all clear" under the header (a login, the server back) does not wipe the notice.
+    app.header.auth_failed()
+    dialog = app.header.login_dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
+    qtbot.keyClicks(dialog.password_edit, gns3_server.password)
+    dialog.login_button.click()
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
+    assert label.isVisible() and str(kept) in label.text()

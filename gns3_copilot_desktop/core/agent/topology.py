@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from gns3_copilot_desktop.core.agent.labtext import quote
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError
 from gns3_copilot_desktop.core.gns3.models import Link, Node
 
 if TYPE_CHECKING:
@@ -92,9 +92,15 @@ def summarize_topology(nodes: Sequence[Node], links: Sequence[Link]) -> str:
 
 
 async def topology_summary(client: Gns3Client, project_id: str) -> str:
-    """Fetch and summarise; a failure is described in the summary instead of raised."""
+    """Fetch and summarise; a failure is described in the summary instead of raised.
+
+    Except a refused login (`Gns3AuthError`): the model can do nothing about it and every later
+    request would be refused too, so it ends the turn and the user is asked to log in again.
+    """
     try:
         snapshot = await fetch_topology(client, project_id)
+    except Gns3AuthError:
+        raise
     except CopilotError as exc:
         return f"(The topology could not be read: {quote(exc.user_message, 400)})"
     return summarize_topology(snapshot.nodes, snapshot.links)

@@ -30,8 +30,8 @@ from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
-from gns3_copilot_desktop.core.errors import CopilotError, StaleDecisionError
-from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, StaleDecisionError
+from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND, ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 
 log = logging.getLogger(__name__)
@@ -129,21 +129,29 @@ class Turn:
     # --- producing --------------------------------------------------------------------------
 
     async def _produce(self, graph_input: GraphInput) -> None:
+        stream = self._graph.astream(
+            graph_input,
+            self._config,
+            context=self._ctx,
+            stream_mode=["messages", "updates", "custom"],
+        )
         try:
-            async for mode, payload in self._graph.astream(
-                graph_input,
-                self._config,
-                context=self._ctx,
-                stream_mode=["messages", "updates", "custom"],
-            ):
-                await self._on_event(mode, payload)
+            # Closed here, also when cancelled while handling an event: left to the garbage
+            # collector, the graph's generator is finalized later, outside any task, and
+            # complains on stderr ("async generator ignored GeneratorExit").
+            try:
+                async for mode, payload in stream:
+                    await self._on_event(mode, payload)
+            finally:
+                await _aclose(stream)
         except asyncio.CancelledError:
             if self._abort_reason is None:
                 raise
             self._put_error(self._abort_reason, "closed")
         except CopilotError as exc:
             log.warning("turn failed: %s", exc.user_message)
-            self._put_error(exc.user_message, "copilot")
+            kind = GNS3_AUTH_ERROR_KIND if isinstance(exc, Gns3AuthError) else "copilot"
+            self._put_error(exc.user_message, kind)
         except Exception:
             log.exception("turn failed unexpectedly")
             self._put_error(INTERNAL_ERROR, "internal")
@@ -359,6 +367,13 @@ def cancelled_tool_message(call_id: str, name: str, text: str = CANCELLED_TEXT) 
         status="error",
         response_metadata={"status": "cancelled"},
     )
+
+
+async def _aclose(stream: AsyncIterator[Any]) -> None:
+    """Close an async generator now (an iterator without ``aclose`` has nothing to close)."""
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 async def _shielded(work: Awaitable[None]) -> None:

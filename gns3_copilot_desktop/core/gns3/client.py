@@ -361,10 +361,16 @@ class Gns3Client:
         return self._notifications(path, backoff, check=lambda: self.get_project(project_id))
 
     def controller_notifications(
-        self, *, backoff: notifications.Backoff | None = None
+        self,
+        *,
+        backoff: notifications.Backoff | None = None,
+        on_link: notifications.OnLink | None = None,
     ) -> AsyncIterator[Notification]:
-        """Controller-wide events (computes, projects), reconnecting with backoff."""
-        return self._notifications("/v3/notifications/ws", backoff, check=self.current_user)
+        """Controller-wide events (computes, projects), reconnecting with backoff; ``on_link``
+        hears when the connection is lost and when it is back."""
+        return self._notifications(
+            "/v3/notifications/ws", backoff, check=self.current_user, on_link=on_link
+        )
 
     def _notifications(
         self,
@@ -372,6 +378,7 @@ class Gns3Client:
         backoff: notifications.Backoff | None,
         *,
         check: Callable[[], Awaitable[object]],
+        on_link: notifications.OnLink | None = None,
     ) -> AsyncIterator[Notification]:
         return notifications.stream_notifications(
             notifications.WsTarget(
@@ -383,6 +390,7 @@ class Gns3Client:
                 check=check,
             ),
             backoff or notifications.Backoff(),
+            on_link,
         )
 
     # --- plumbing ----------------------------------------------------------------------------

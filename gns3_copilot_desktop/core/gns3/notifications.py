@@ -5,7 +5,9 @@ as a ``?token=`` query parameter. :func:`stream_notifications` connects, yields
 :class:`~.models.Notification` objects, and reconnects with bounded, jittered exponential backoff
 when the connection drops. An authentication failure (close code 1008, HTTP 401/403) raises
 :class:`Gns3AuthError` instead of retrying forever, and so does giving up after
-``Backoff.max_failures`` connection attempts in a row (:class:`Gns3ConnectionError`).
+``Backoff.max_failures`` connection attempts in a row (:class:`Gns3ConnectionError`; a backoff
+without a limit retries until the server is back). ``on_link`` is told each time the connection is
+lost and each time it is up again, so a window can say the server is unreachable meanwhile.
 
 The URL with the token is never logged: log lines name the server and the path only.
 """
@@ -65,13 +67,28 @@ class Backoff:
     maximum: float = 30.0
     factor: float = 2.0
     jitter: float = 0.2
-    max_failures: int = 8
+    max_failures: int | None = 8
+    """Attempts in a row after which the stream gives up; None: never (the caller cancels)."""
 
     def delay(self, failures: int) -> float:
         """The wait before attempt ``failures + 1`` (``failures`` >= 1)."""
         base = min(self.maximum, self.initial * self.factor ** max(0, failures - 1))
         spread = base * self.jitter
         return max(0.0, base + random.uniform(-spread, spread))
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """The notification connection as `stream_notifications` reports it to ``on_link``."""
+
+    connected: bool
+    reason: str | None = None
+    """Why it is down (the connection error, short; never the URL)."""
+    failures: int = 0
+    """Attempts in a row that delivered nothing."""
+
+
+OnLink = Callable[[LinkState], None]
 
 
 @dataclass(frozen=True)
@@ -102,13 +119,17 @@ class WsTarget:
         return f"{self.server}{self.path}"
 
 
-async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncIterator[Notification]:
+async def stream_notifications(
+    target: WsTarget, backoff: Backoff, on_link: OnLink | None = None
+) -> AsyncIterator[Notification]:
     """Yield the events of one notification websocket, reconnecting after drops.
 
     ``failures`` counts attempts in a row that delivered nothing (refused, or dropped before the
-    first message); a subscription that delivered something resets it.
+    first message); a subscription that delivered something resets it. ``on_link`` hears of
+    every change between connected and not (not of each failed attempt while down).
     """
     failures = 0
+    link = _LinkReporter(on_link)
     while True:
         token = _usable_token(target)
         delivered = False
@@ -122,6 +143,7 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
                 logger=_ws_log,
             ) as ws:
                 _log.info("notifications: connected to %s", target.label)
+                link.report(LinkState(connected=True))
                 async with contextlib.aclosing(_receive(ws, target)) as events:
                     async for notification in events:
                         if not delivered:
@@ -133,9 +155,10 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
             cause = exc
         reason = _describe(cause) if cause is not None else "closed by the server"
         failures += 1
+        link.report(LinkState(connected=False, reason=reason, failures=failures))
         if not delivered:
             await _run_check(target)
-        if failures >= backoff.max_failures:
+        if backoff.max_failures is not None and failures >= backoff.max_failures:
             raise Gns3ConnectionError(
                 f"Lost the notifications of {target.server} and could not reconnect after "
                 f"{failures} attempts ({reason}).",
@@ -143,6 +166,20 @@ async def stream_notifications(target: WsTarget, backoff: Backoff) -> AsyncItera
             ) from cause
         _log.warning("notifications: %s dropped (%s); retry %d", target.label, reason, failures)
         await asyncio.sleep(backoff.delay(failures))
+
+
+class _LinkReporter:
+    """Calls ``on_link`` when the connection goes up or down (not again while it stays so)."""
+
+    def __init__(self, on_link: OnLink | None) -> None:
+        self._on_link = on_link
+        self._connected: bool | None = None
+
+    def report(self, state: LinkState) -> None:
+        if self._on_link is None or state.connected == self._connected:
+            return
+        self._connected = state.connected
+        self._on_link(state)
 
 
 def _usable_token(target: WsTarget) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from gns3_copilot_desktop.core.errors import Gns3AuthError, Gns3ConnectionError, Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3 import Backoff, Gns3Client, Notification, Project
-from gns3_copilot_desktop.core.gns3.notifications import WsTarget, stream_notifications
+from gns3_copilot_desktop.core.gns3.notifications import LinkState, WsTarget, stream_notifications
 from tests.helpers.gns3_server import DroppingProxy, Gns3Server, craft_hs256_token, free_port
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio]
@@ -163,3 +163,78 @@ async def test_connections_dropped_before_any_event_count_as_failures(
         async with asyncio.timeout(10):
             async for _ in stream_notifications(target, backoff):
                 pass
+
+
+class _Watch:
+    """Waits for a condition on what the stream reported, woken by every report."""
+
+    def __init__(self) -> None:
+        self._changed = asyncio.Event()
+
+    def poke(self) -> None:
+        self._changed.set()
+
+    async def until(self, condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
+        async with asyncio.timeout(timeout_s):
+            while not condition():
+                self._changed.clear()
+                await self._changed.wait()
+
+
+class _PokeOnLog(logging.Handler):
+    def __init__(self, watch: _Watch) -> None:
+        super().__init__(logging.WARNING)
+        self.watch = watch
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+        self.watch.poke()
+
+
+async def test_the_link_is_reported_down_while_unreachable_and_up_when_back(
+    gns3_server: Gns3Server, gns3_token: str
+) -> None:
+    """A backoff without a limit retries a stopped server until it is back; ``on_link`` hears
+    once that it went down (with why) and once that it is up again."""
+    port = urlsplit(gns3_server.base_url).port
+    assert port is not None
+    watch = _Watch()
+    log_watch = _PokeOnLog(watch)
+    stream_log = logging.getLogger("gns3_copilot_desktop.core.gns3.notifications")
+    stream_log.addHandler(log_watch)
+    states: list[LinkState] = []
+    pings = 0
+
+    def on_link(state: LinkState) -> None:
+        states.append(state)
+        watch.poke()
+
+    forever = Backoff(initial=0.05, maximum=0.2, max_failures=None)
+    async with DroppingProxy(port) as proxy, Gns3Client(proxy.base_url, token=gns3_token) as c:
+        stream = c.controller_notifications(backoff=forever, on_link=on_link)
+
+        async def consume() -> None:
+            nonlocal pings
+            async for notification in stream:
+                pings += notification.is_ping
+                watch.poke()
+
+        task = asyncio.create_task(consume())
+        try:
+            await watch.until(lambda: pings == 1)
+            assert [s.connected for s in states] == [True]
+            await proxy.go_down()
+            await watch.until(lambda: len(states) == 2)
+            assert not states[1].connected and states[1].reason
+            # More attempts than the default limit, reported once, the stream still going.
+            await watch.until(lambda: any("retry 10" in m for m in log_watch.messages))
+            assert len(states) == 2 and not task.done()
+            await proxy.come_back()
+            await watch.until(lambda: pings == 2)
+            assert [s.connected for s in states] == [True, False, True]
+        finally:
+            stream_log.removeHandler(log_watch)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await stream.aclose()  # type: ignore[attr-defined]
