@@ -84,6 +84,24 @@ async def bench_history_and_delete(tmp: Path) -> list[tuple[str, str, str, str]]
         rows.append(
             ("load 200-turn history (800 msgs)", f"{median:.1f} ms", f"{worst:.1f} ms", "<= 100 ms")
         )
+        lag = _LoopLag()
+        lag.start()
+        await asyncio.sleep(0.02)
+        lag.take()
+        stalls = []
+        for _ in range(5):
+            await store.read_transcript(sid)
+            await asyncio.sleep(0.01)
+            stalls.append(lag.take())
+        await lag.stop()
+        rows.append(
+            (
+                "loop stall opening 800 msgs (median / max)",
+                f"{sorted(stalls)[2]:.1f} ms",
+                f"{max(stalls):.1f} ms",
+                "<= 10 ms",
+            )
+        )
         median, worst = await _timed(lambda: store.read_transcript(sid, limit=50), 10)
         rows.append(("load last 50 messages", f"{median:.1f} ms", f"{worst:.1f} ms", "-"))
         median, worst = await _timed(lambda: store.search("FastEthernet0"), 10)

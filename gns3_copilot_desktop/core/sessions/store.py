@@ -60,6 +60,8 @@ __all__ = ["SessionStore", "resolve_db_path"]
 log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
+PAGE_MESSAGES = 100
+"""Transcript messages read and validated per step (bounds the event loop's longest stall)."""
 
 _MESSAGE_COLUMNS = (
     "seq, message_id, role, content, name, tool_call_id, tool_calls, metadata, created_at"
@@ -384,25 +386,43 @@ class SessionStore:
     async def read_transcript(
         self, sid: str, limit: int | None = None, before_seq: int | None = None
     ) -> list[TranscriptMessage]:
-        """The session's messages in order: all, or the last ``limit`` before ``before_seq``."""
+        """The session's messages in order: all, or the last ``limit`` before ``before_seq``.
+
+        Read newest first in pages of `PAGE_MESSAGES`: each page is validated in one call on the
+        event loop, so a long session (800 messages) never stalls the loop for more than one
+        page's worth (bench: `python -m bench sessions`)."""
+        pages: list[list[TranscriptMessage]] = []
+        count = 0
+        while limit is None or count < limit:
+            size = PAGE_MESSAGES if limit is None else min(PAGE_MESSAGES, limit - count)
+            page = await self._read_page(sid, size, before_seq)
+            if page:
+                pages.append(page)
+                count += len(page)
+                before_seq = page[0].seq
+            if len(page) < size:
+                break
+        if not pages:
+            await self.get_session(sid)  # raises SessionNotFoundError for an unknown id
+            return []
+        return [m for page in reversed(pages) for m in page]
+
+    async def _read_page(
+        self, sid: str, size: int, before_seq: int | None
+    ) -> list[TranscriptMessage]:
+        """Up to ``size`` messages before ``before_seq`` (all when None), oldest first."""
         sql = "SELECT * FROM copilot_transcript WHERE thread_id = ?"
         params: list[Any] = [sid]
         if before_seq is not None:
             sql += " AND seq < ?"
             params.append(before_seq)
-        if limit is None:
-            sql += " ORDER BY seq"
-        else:
-            sql += " ORDER BY seq DESC LIMIT ?"
-            params.append(limit)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        params.append(size)
         with _db_errors("read the conversation"):
             rows = await self._conn.execute_fetchall(
                 f"SELECT json_group_array({_MESSAGE_JSON}) FROM ({sql})", params
             )
         messages = _MESSAGES.validate_json(next(iter(rows))[0])
-        if not messages:
-            await self.get_session(sid)  # raises SessionNotFoundError for an unknown id
-            return []
         messages.sort(key=lambda m: m.seq)
         return messages
 
