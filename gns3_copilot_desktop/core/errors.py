@@ -96,6 +96,11 @@ class ServicesClosedError(CopilotError):
         super().__init__(user_message)
 
 
+class TurnBusyError(CopilotError):
+    """Another process (another app instance on this project) is running a turn in this
+    session: the turn is refused, nothing is lost."""
+
+
 class StaleDecisionError(CopilotError):
     """A decision for a call that is no longer waiting (a new message was sent, the turn ended,
     or the call was never asked): it is refused, nothing runs."""

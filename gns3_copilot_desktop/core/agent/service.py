@@ -8,7 +8,10 @@ iterator of `ChatChunk`s. Secrets arrive with each call's `RunContext` and are n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import socket
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -35,12 +38,13 @@ from gns3_copilot_desktop.core.errors import (
     CopilotError,
     SessionNotFoundError,
     StaleDecisionError,
+    TurnBusyError,
 )
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
-from gns3_copilot_desktop.core.sessions.store import SessionStore
+from gns3_copilot_desktop.core.sessions.store import LEASE_S, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,9 @@ class AgentService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._active: set[Turn] = set()
         self._closed = False
+        self._owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        """Who claims this service's turns in the database (see `_claim`)."""
+        self._claimed: set[str] = set()
 
     @classmethod
     async def open(
@@ -122,6 +129,7 @@ class AgentService:
 
             async def prepare(turn: Turn) -> GraphInput:
                 self._check_open()
+                await self._claim(session_id)
                 return await self._new_message_input(turn, session_id, message, info, context)
 
             async for chunk in self._tracked(turn, prepare):
@@ -137,6 +145,7 @@ class AgentService:
             async def prepare(turn: Turn) -> GraphInput:
                 self._check_open()
                 await self._store.get_session(session_id)
+                await self._claim(session_id)
                 waiting = {a.tool_call_id for a in await self.pending_approvals(session_id)}
                 if not waiting:
                     raise StaleDecisionError(
@@ -207,15 +216,42 @@ class AgentService:
 
     # --- internals --------------------------------------------------------------------------
 
+    async def _claim(self, session_id: str) -> None:
+        """Claim the session in the database for this turn, or refuse: another process (a
+        second app instance on the project) runs a turn in it, and the checkpoint written last
+        would silently drop the other turn."""
+        holder = await self._store.claim_turn(session_id, self._owner)
+        if holder is not None:
+            raise TurnBusyError(
+                "Another GNS3 Copilot (on "
+                f"{holder}) is answering in this conversation right now. Wait for it to "
+                "finish, or start a new conversation; nothing was sent."
+            )
+        self._claimed.add(session_id)
+
     async def _tracked(
         self, turn: Turn, prepare: Callable[[Turn], Awaitable[GraphInput]]
     ) -> AsyncIterator[ChatChunk]:
         self._active.add(turn)
+        sid = turn.sid
+        keeper = asyncio.create_task(self._keep_claim(sid), name=f"keep-turn-{sid[:8]}")
         try:
             async for chunk in turn.stream(prepare):
                 yield chunk
         finally:
             self._active.discard(turn)
+            keeper.cancel()
+            if sid in self._claimed:
+                self._claimed.discard(sid)
+                with contextlib.suppress(CopilotError):
+                    await self._store.release_turn(sid, self._owner)
+
+    async def _keep_claim(self, session_id: str) -> None:
+        while True:
+            await asyncio.sleep(LEASE_S / 3)
+            if session_id in self._claimed:
+                with contextlib.suppress(CopilotError):
+                    await self._store.renew_turn(session_id, self._owner)
 
     def _check_open(self) -> None:
         if self._closed:

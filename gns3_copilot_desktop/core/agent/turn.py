@@ -30,7 +30,12 @@ from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
-from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, StaleDecisionError
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    Gns3AuthError,
+    StaleDecisionError,
+    TurnBusyError,
+)
 from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND, ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 
@@ -69,6 +74,7 @@ class Turn:
         self._graph = graph
         self._store = store
         self._sid = session_id
+        self.sid = session_id
         self._ctx = context
         self._config: RunnableConfig = {
             "configurable": {"thread_id": session_id},
@@ -110,7 +116,13 @@ class Turn:
             try:
                 graph_input = await prepare(self)
             except CopilotError as exc:
-                kind = "stale_decision" if isinstance(exc, StaleDecisionError) else "store"
+                kind = (
+                    "stale_decision"
+                    if isinstance(exc, StaleDecisionError)
+                    else "busy"
+                    if isinstance(exc, TurnBusyError)
+                    else "store"
+                )
                 yield self._chunk(ChatChunk(type="error", error=exc.user_message, error_kind=kind))
                 yield self._chunk(ChatChunk(type="done"))
                 finished = True

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
 import time
 import unicodedata
 import uuid
@@ -40,10 +42,12 @@ from gns3_copilot_desktop.core.sessions.models import (
 from gns3_copilot_desktop.core.sessions.search import MAX_WORDS
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 from gns3_copilot_desktop.core.sessions.store import (
+    LEASE_S,
     SessionStore,
     StoreNotice,
     _merge_hits,
     _message_params,
+    lease_is_free,
 )
 
 log = logging.getLogger(__name__)
@@ -85,6 +89,10 @@ CREATE TABLE IF NOT EXISTS copilot_transcript (
     UNIQUE (thread_id, seq)
 );
 CREATE INDEX IF NOT EXISTS copilot_transcript_tsv ON copilot_transcript USING GIN (tsv);
+CREATE TABLE IF NOT EXISTS copilot_turn_leases (
+    thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
+);
 """
 _SESSION_COLUMNS = (
     "thread_id AS id, title, to_timestamp(created_at) AS created_at,"
@@ -372,6 +380,50 @@ class PostgresSessionStore:
         messages = [TranscriptMessage.model_validate(r) for r in rows]
         messages.sort(key=lambda m: m.seq)
         return messages
+
+    # --- turns of other processes ---------------------------------------------------------
+
+    async def claim_turn(self, sid: str, owner: str) -> str | None:
+        """See `SessionStore.claim_turn` (here the service instances may be on other hosts)."""
+        now = time.time()
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                row = await (
+                    await conn.execute(
+                        "SELECT owner, host, pid, expires FROM copilot_turn_leases"
+                        " WHERE thread_id = %s FOR UPDATE",
+                        (sid,),
+                    )
+                ).fetchone()
+                if row is not None:
+                    values = (row["owner"], row["host"], row["pid"], row["expires"])
+                    if not lease_is_free(values, owner, now):
+                        return f"{row['host']} (process {row['pid']})"
+                await conn.execute(
+                    "INSERT INTO copilot_turn_leases VALUES (%s, %s, %s, %s, %s)"
+                    " ON CONFLICT (thread_id) DO UPDATE SET owner = EXCLUDED.owner,"
+                    " host = EXCLUDED.host, pid = EXCLUDED.pid, expires = EXCLUDED.expires",
+                    (sid, owner, socket.gethostname(), os.getpid(), now + LEASE_S),
+                )
+        except Exception as exc:
+            raise _db_error("start the turn", exc) from exc
+        return None
+
+    async def renew_turn(self, sid: str, owner: str) -> None:
+        """Keep a running turn's claim."""
+        await self._execute(
+            "keep the turn",
+            "UPDATE copilot_turn_leases SET expires = %s WHERE thread_id = %s AND owner = %s",
+            (time.time() + LEASE_S, sid, owner),
+        )
+
+    async def release_turn(self, sid: str, owner: str) -> None:
+        """End a turn's claim (only ``owner``'s)."""
+        await self._execute(
+            "end the turn",
+            "DELETE FROM copilot_turn_leases WHERE thread_id = %s AND owner = %s",
+            (sid, owner),
+        )
 
     # --- search ------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import sqlite3
 import time
 import uuid
@@ -60,6 +61,11 @@ __all__ = ["SessionStore", "resolve_db_path"]
 log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
+LEASE_S = 30.0
+"""How long a running turn's claim on its session lasts without renewal (renewed every third)."""
+LEASES_SQL = """CREATE TABLE IF NOT EXISTS copilot_turn_leases (
+    thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+    expires REAL NOT NULL)"""
 PAGE_MESSAGES = 100
 """Transcript messages read and validated per step (bounds the event loop's longest stall)."""
 
@@ -163,6 +169,8 @@ class SessionStore:
             checkpointer = AsyncSqliteSaver(conn, serde=StrictSerializer())
             await checkpointer.setup()
             await _migrate(conn)
+            await conn.execute(LEASES_SQL)
+            await conn.commit()
             if owner_key is not None:
                 await _sign(conn, owner_key)
         except BaseException as exc:
@@ -426,6 +434,49 @@ class SessionStore:
         messages.sort(key=lambda m: m.seq)
         return messages
 
+    # --- turns of other processes ---------------------------------------------------------
+
+    async def claim_turn(self, sid: str, owner: str) -> str | None:
+        """Claim the session for a turn of ``owner``; None when claimed, else what holds it.
+
+        A claim of another process (another app instance on this project) holds until it is
+        released, expires (`LEASE_S` without renewal) or its process is gone (same computer)."""
+        now = time.time()
+        with _db_errors("start the turn"):
+            async with self._write() as conn:
+                rows = list(
+                    await conn.execute_fetchall(
+                        "SELECT owner, host, pid, expires FROM copilot_turn_leases"
+                        " WHERE thread_id = ?",
+                        (sid,),
+                    )
+                )
+                if rows and not lease_is_free(rows[0], owner, now):
+                    return f"{rows[0][1]} (process {rows[0][2]})"
+                await conn.execute(
+                    "INSERT OR REPLACE INTO copilot_turn_leases VALUES (?, ?, ?, ?, ?)",
+                    (sid, owner, socket.gethostname(), os.getpid(), now + LEASE_S),
+                )
+        return None
+
+    async def renew_turn(self, sid: str, owner: str) -> None:
+        """Keep a running turn's claim."""
+        with _db_errors("keep the turn"):
+            async with self._write() as conn:
+                await conn.execute(
+                    "UPDATE copilot_turn_leases SET expires = ? WHERE thread_id = ? AND owner = ?",
+                    (time.time() + LEASE_S, sid, owner),
+                )
+
+    async def release_turn(self, sid: str, owner: str) -> None:
+        """End a turn's claim (only ``owner``'s)."""
+        with _db_errors("end the turn"):
+            async with self._write() as conn:
+                await conn.execute(
+                    "DELETE FROM copilot_turn_leases WHERE thread_id = ? AND owner = ?",
+                    (sid, owner),
+                )
+
     # --- search ------------------------------------------------------------------------------
 
     async def search(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
@@ -633,6 +684,21 @@ def _db_errors(action: str) -> Iterator[None]:
         if "locked" in text or "busy" in text:
             text = "the database is busy (is another GNS3 Copilot using this project?)"
         raise SessionStoreError(f"Could not {action}: {text}.") from exc
+
+
+def lease_is_free(row: Sequence[Any], owner: str, now: float) -> bool:
+    """Whether a claim row (owner, host, pid, expires) no longer holds for ``owner``."""
+    holder, host, pid, expires = row[0], row[1], int(row[2]), float(row[3])
+    if holder == owner or expires < now:
+        return True
+    if host == socket.gethostname():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True  # that process is gone
+        except PermissionError:
+            return False  # alive, another user's
+    return False
 
 
 def _not_found(sid: str) -> SessionNotFoundError:
