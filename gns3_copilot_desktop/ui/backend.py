@@ -27,6 +27,10 @@ class SessionEntry:
     snippet: str | None = None
 
 
+IncompleteKind = Literal["stopped", "cut_off"]
+"""An answer the user stopped, or one the model's stream ended before its end."""
+
+
 @dataclass(frozen=True)
 class UserTurn:
     """A message the user sent."""
@@ -36,9 +40,10 @@ class UserTurn:
 
 @dataclass(frozen=True)
 class AssistantTurn:
-    """A finished assistant answer (Markdown)."""
+    """An assistant answer (Markdown); ``incomplete`` says how it ended early, if it did."""
 
     text: str
+    incomplete: IncompleteKind | None = None
 
 
 @dataclass(frozen=True)

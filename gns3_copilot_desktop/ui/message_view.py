@@ -32,7 +32,13 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
-from gns3_copilot_desktop.ui.backend import AssistantTurn, HistoryItem, ToolRecord, UserTurn
+from gns3_copilot_desktop.ui.backend import (
+    AssistantTurn,
+    HistoryItem,
+    IncompleteKind,
+    ToolRecord,
+    UserTurn,
+)
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
 from gns3_copilot_desktop.ui.tool_card import (
@@ -689,6 +695,24 @@ class AssistantMessage(QWidget):
         self.close_text()
         self._layout.addWidget(widget)
 
+    def mark_incomplete(self, kind: IncompleteKind) -> QLabel:
+        """A muted line under the answer saying it ended early, so a reopened session does not
+        show a half answer as a finished one."""
+        if kind == "stopped":
+            text = QCoreApplication.translate("MessageView", "Stopped before the end")
+        else:
+            text = QCoreApplication.translate(
+                "MessageView", "Cut off: the model's answer ended early"
+            )
+        label = QLabel(text, self)
+        label.setObjectName("muted")
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        label.setAccessibleName(text)
+        self.add_widget(label)
+        return label
+
     def set_compact(self, compact: bool) -> None:
         """Switch the tool groups of this turn between full and compact."""
         self._compact = compact
@@ -1081,6 +1105,8 @@ class MessageView(QScrollArea):
             if isinstance(item, AssistantTurn):
                 message.feed(item.text)
                 message.close_text()
+                if item.incomplete:
+                    message.mark_incomplete(item.incomplete)
             elif isinstance(item, ToolRecord):
                 card = ToolCard(item.tool_call_id, item.tool_name, item.arguments, item.summary)
                 card.finish(item.status, item.output, item.duration_ms, item.truncated)

@@ -25,6 +25,7 @@ from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.backend import (
     AssistantTurn,
     HistoryItem,
+    IncompleteKind,
     SessionEntry,
     ToolRecord,
     UserDecision,
@@ -245,10 +246,19 @@ def history_items(messages: list[TranscriptMessage]) -> list[HistoryItem]:
             for call in message.tool_calls:
                 arguments[call.id] = _parse_arguments(call.function.arguments)
             if message.content:
-                items.append(AssistantTurn(message.content))
+                items.append(AssistantTurn(message.content, _incomplete(message)))
         elif message.role == "tool" and message.tool_call_id:
             items.append(_tool_record(message, arguments.get(message.tool_call_id, {})))
     return items
+
+
+def _incomplete(message: TranscriptMessage) -> IncompleteKind | None:
+    """The core marks a stopped answer ``cancelled``, and one the provider ended early with the
+    failure's kind (``cut_off``, ``malformed``...): for the user, stopped or cut off."""
+    kind = message.metadata.get("incomplete")
+    if not kind:
+        return None
+    return "stopped" if kind == "cancelled" else "cut_off"
 
 
 def _tool_record(message: TranscriptMessage, arguments: dict[str, Any]) -> ToolRecord:

@@ -1071,139 +1071,149 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="58" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="152" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="211" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="214" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="269" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="530" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="576" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="582" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="584" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="591" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="609" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="612" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="626" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="637" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="655" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="702" />
+        <source>Stopped before the end</source>
+        <translation>已在结束前停止</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="704" />
+        <source>Cut off: the model's answer ended early</source>
+        <translation>已中断：模型的回答提前结束</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="733" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="722" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="719" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="746" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="743" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="787" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="811" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="766" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="748" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="772" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="774" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="795" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="819" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="798" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="822" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="801" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="825" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="814" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="838" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="998" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1022" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1223,17 +1233,17 @@
     <name>ServiceBackend</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="53" />
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="60" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="290" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="296" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>

@@ -6,13 +6,17 @@ import asyncio
 
 import pytest
 from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.core.sessions.models import TranscriptMessage
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+from gns3_copilot_desktop.ui.backend import AssistantTurn
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.message_view import HISTORY_BATCH, AssistantMessage
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.service_backend import history_items
 from gns3_copilot_desktop.ui.tool_card import ToolState
 from tests.helpers.fake_backend import (
     ScriptedBackend,
@@ -258,3 +262,41 @@ def test_cli_output_keeps_its_columns_and_scrolls_sideways_in_a_narrow_dock(
     assert block.text_view.text() == table
     panel.resize(1400, 700)
     qtbot.waitUntil(lambda: bar.maximum() == 0)  # wide enough: no scroll bar
+
+
+def test_a_reopened_answer_that_ended_early_says_so(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    # The core's marks, as the service stores them, through the adapter the app uses.
+    transcript = [
+        TranscriptMessage(role="user", content="First"),
+        TranscriptMessage(role="assistant", content="Half", metadata={"incomplete": "cancelled"}),
+        TranscriptMessage(role="user", content="Second"),
+        TranscriptMessage(role="assistant", content="Part", metadata={"incomplete": "cut_off"}),
+        TranscriptMessage(role="user", content="Third"),
+        TranscriptMessage(role="assistant", content="Whole answer.", metadata={}),
+    ]
+    items = history_items(transcript)
+    assert [i.incomplete for i in items if isinstance(i, AssistantTurn)] == [
+        "stopped",
+        "cut_off",
+        None,
+    ]
+    entry = backend.add_session("Marks", items)
+    task = spawn(panel.open_session(entry.session_id))
+    qtbot.waitUntil(task.done)
+    answers = [w for w in panel.view.message_widgets() if isinstance(w, AssistantMessage)]
+    assert len(answers) == 3
+
+    def marks(message: AssistantMessage) -> list[str]:
+        return [
+            label.text()
+            for label in message.findChildren(QLabel)
+            if label.objectName() == "muted"
+            and label.parent() is message
+            and label.isVisibleTo(message)
+        ]
+
+    assert marks(answers[0]) == ["Stopped before the end"]
+    assert marks(answers[1]) == ["Cut off: the model's answer ended early"]
+    assert marks(answers[2]) == []

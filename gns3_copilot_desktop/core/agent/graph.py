@@ -50,7 +50,11 @@ from gns3_copilot_desktop.core.agent.budget import (
 )
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.fragments import fragment_name, readable_answer
-from gns3_copilot_desktop.core.agent.history import bound_for_model, message_tokens
+from gns3_copilot_desktop.core.agent.history import (
+    bound_for_model,
+    message_tokens,
+    note_incomplete,
+)
 from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
@@ -142,7 +146,7 @@ class _LlmCall:
             system = SystemMessage(
                 f"{prompt}\n\n({dropped} older messages of this conversation are not shown.)"
             )
-        request: list[BaseMessage] = [system, *frame_tool_results(history, tag)]
+        request: list[BaseMessage] = [system, *note_incomplete(frame_tool_results(history, tag))]
         schemas = [] if final else self._schemas[plan.tool_set]
         model: Runnable[LanguageModelInput, BaseMessage] = (
             ctx.model.bind_tools(schemas) if schemas else ctx.model

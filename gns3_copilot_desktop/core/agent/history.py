@@ -133,3 +133,31 @@ def dangling_tool_calls(messages: Sequence[AnyMessage]) -> list[tuple[str, str]]
             if call_id and call_id not in answered:
                 dangling.append((call_id, call.get("name") or "unknown"))
     return dangling
+
+
+STOPPED_NOTE = "[The user stopped this answer before the end.]"
+CUT_OFF_NOTE = "[This answer was cut off before the end.]"
+
+
+def incomplete_kind(message: BaseMessage) -> str | None:
+    """How an assistant answer ended early (``cancelled`` by the user, ``cut_off`` or another
+    provider failure mid-stream), or None for a complete answer."""
+    if not isinstance(message, AIMessage):
+        return None
+    kind = message.response_metadata.get("incomplete")
+    return str(kind) if kind else None
+
+
+def note_incomplete(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The messages for one model call, each answer that ended early saying so (copies: the
+    stored answer stays as the user saw it). Without the note the model takes a half answer
+    for its own finished one and builds on it."""
+    noted: list[BaseMessage] = []
+    for message in messages:
+        kind = incomplete_kind(message)
+        if kind is None or not isinstance(message.content, str):
+            noted.append(message)
+            continue
+        note = STOPPED_NOTE if kind == "cancelled" else CUT_OFF_NOTE
+        noted.append(message.model_copy(update={"content": f"{message.content}\n\n{note}"}))
+    return noted

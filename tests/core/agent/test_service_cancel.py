@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from gns3_copilot_desktop.core.agent.history import STOPPED_NOTE
 from gns3_copilot_desktop.core.agent.tools import default_registry
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from tests.helpers.agent import (
@@ -102,6 +103,13 @@ async def test_cancel_mid_answer_keeps_the_partial_text(
     scripted_openai.push(ScriptedTurn.text("Fine."))
     again = await collect(service.stream_chat("Go on", session.id, context=ctx))
     assert text_of(again) == "Fine." and "error" not in types_of(again)
+    # The model is told its previous answer was stopped; the stored answer is not changed.
+    request = [r for r in scripted_openai.chat_requests() if r.turn_label != "title"][-1]
+    kept = [m["content"] for m in request.messages if m["role"] == "assistant"]
+    assert kept == [f"{history[1].content}\n\n{STOPPED_NOTE}"]
+    reopened = (await service.get_history(session.id)).messages
+    assert reopened[1].content == history[1].content
+    assert reopened[1].metadata["incomplete"] == "cancelled"
 
 
 async def test_heartbeat_during_a_stalled_stream(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gns3_copilot_desktop.core.agent.history import CUT_OFF_NOTE
 from tests.helpers.agent import Lab, ServiceFactory, collect, run_context, text_of, types_of
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
 
@@ -64,7 +65,12 @@ async def test_provider_error_is_one_error_then_done_and_keeps_the_message(
     users = [m["content"] for m in request.messages if m["role"] == "user"]
     assert users == ["Hello there", "Try again"]
     kept = [m["content"] for m in request.messages if m["role"] == "assistant"]
-    assert kept == ([partial] if partial else [])
+    # The model is told the kept answer ended early; the stored answer stays as shown.
+    assert kept == ([f"{partial}\n\n{CUT_OFF_NOTE}"] if partial else [])
+    if partial:
+        reopened = (await service.get_history(session.id)).messages
+        assert reopened[1].content == partial
+        assert reopened[1].metadata["incomplete"] == kind
 
 
 async def test_model_timeout_is_an_error_chunk(
