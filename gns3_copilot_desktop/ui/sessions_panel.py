@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -303,16 +303,15 @@ class SessionsPanel(QWidget):
         path, chosen = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("SessionsPanel", "Export session"),
-            _file_name(entry.title),
+            str(proposed_export_path(entry.title, _documents_folder())),
             ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
         )
         if path:
-            spawn(self._export(entry.session_id, Path(path), _export_format(path, chosen)))
+            target, fmt = export_target(path, chosen)
+            spawn(self._export(entry.session_id, target, fmt))
 
     async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
         text = await self._backend.export_session(session_id, fmt)
-        if not path.suffix:
-            path = path.with_suffix(".json" if fmt == "json" else ".md")
         try:
             await asyncio.to_thread(path.write_text, text, encoding="utf-8")
         except OSError as exc:
@@ -340,9 +339,27 @@ def _file_name(title: str) -> str:
     return safe or "session"
 
 
-def _export_format(path: str, chosen_filter: str) -> Literal["markdown", "json"]:
-    """The file's suffix decides; without a known one, the chosen filter does."""
-    suffix = Path(path).suffix.lower()
+def _documents_folder() -> Path:
+    """The user's documents folder (the home folder where the platform has none)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(folder) if folder else Path.home()
+
+
+def proposed_export_path(title: str, documents: Path) -> Path:
+    """Where the export dialog starts: the documents folder, a file named after the session."""
+    return documents / f"{_file_name(title)}.md"
+
+
+def export_target(path: str, chosen_filter: str) -> tuple[Path, Literal["markdown", "json"]]:
+    """The file to write and its format.
+
+    A ``.md`` or ``.json`` suffix typed by the user decides the format; otherwise the chosen
+    filter does, and its extension is added (``lab`` with JSON -> ``lab.json``; ``lab.v2`` with
+    Markdown -> ``lab.v2.md``).
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
     if suffix in (".md", ".json"):
-        return "json" if suffix == ".json" else "markdown"
-    return "json" if "*.json" in chosen_filter else "markdown"
+        return target, "json" if suffix == ".json" else "markdown"
+    fmt: Literal["markdown", "json"] = "json" if "*.json" in chosen_filter else "markdown"
+    return target.with_name(target.name + (".json" if fmt == "json" else ".md")), fmt
