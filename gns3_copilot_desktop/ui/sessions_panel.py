@@ -14,8 +14,17 @@ from pathlib import Path
 from typing import Literal
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    pyqtSignal,
+)
 from PyQt6.QtWidgets import (
+    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -24,6 +33,8 @@ from PyQt6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -35,6 +46,7 @@ from gns3_copilot_desktop.ui.qt_async import spawn
 
 SEARCH_DELAY_MS = 250
 _ROLE = Qt.ItemDataRole.UserRole
+_TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def relative_time(when: datetime, now: datetime | None = None) -> str:
@@ -127,6 +139,12 @@ class SessionsPanel(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(False)
         self.list.setSpacing(2)
+        # F2 or a double-click renames the session in place (Enter saves, Esc cancels)
+        self.list.setItemDelegate(_TitleEditDelegate(self._title_edited, self.list))
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
@@ -192,6 +210,8 @@ class SessionsPanel(QWidget):
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
             item = QListWidgetItem(f"{first}\n{second}")
             item.setData(_ROLE, entry.session_id)
+            item.setData(_TITLE_ROLE, entry.title)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             item.setToolTip(title)
             pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
@@ -269,6 +289,14 @@ class SessionsPanel(QWidget):
         if ok and title.strip():
             spawn(self._run(self._backend.rename_session(entry.session_id, title.strip())))
 
+    def _title_edited(self, session_id: str, text: str) -> None:
+        """The in-place editor was confirmed: rename, unless the title is empty or unchanged."""
+        title = text.strip()
+        entry = next((e for e in self.entries if e.session_id == session_id), None)
+        if entry is None or not title or title == entry.title:
+            return
+        spawn(self._run(self._backend.rename_session(session_id, title)))
+
     def toggle_pin(self, *_: object) -> None:
         """Pin the selected session on top, or unpin it."""
         entry = self.selected_entry()
@@ -331,6 +359,36 @@ class SessionsPanel(QWidget):
     async def _run(self, action: Awaitable[None]) -> None:
         await action
         await self.refresh()
+
+
+class _TitleEditDelegate(QStyledItemDelegate):
+    """Edits a session's title (not its two-line row text) and hands the result to the panel."""
+
+    def __init__(self, edited: Callable[[str, str], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._edited = edited
+
+    def createEditor(
+        self, parent: QWidget | None, option: QStyleOptionViewItem, index: QModelIndex
+    ) -> QWidget | None:
+        """A one-line editor for the title."""
+        editor = QLineEdit(parent)
+        editor.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Session title"))
+        return editor
+
+    def setEditorData(self, editor: QWidget | None, index: QModelIndex) -> None:
+        """Start from the current title, selected."""
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(_TITLE_ROLE) or ""))
+            editor.selectAll()
+
+    def setModelData(
+        self, editor: QWidget | None, model: QAbstractItemModel | None, index: QModelIndex
+    ) -> None:
+        """Enter: the panel renames through the backend; the row is refilled from it."""
+        session_id = index.data(_ROLE)
+        if isinstance(editor, QLineEdit) and isinstance(session_id, str):
+            self._edited(session_id, editor.text())
 
 
 def _file_name(title: str) -> str:
