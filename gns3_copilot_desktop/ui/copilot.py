@@ -557,17 +557,27 @@ class CopilotHeader(QWidget):
         if explicit and not settings.llm_profiles:
             # Only a command-line model (--model-base-url): it answers, so the picker shows it.
             self.panel.composer.set_models([(EXPLICIT_MODEL_ID, _explicit_label(explicit))])
-            self.panel.status.set_model(str(explicit.get("model") or ""))
+            self.panel.status.set_model(
+                str(explicit.get("model") or ""),
+                str(explicit.get("provider") or ""),
+                str(explicit["base_url"]) if explicit.get("base_url") else None,
+            )
             return
         models = [(p.id, p.name or p.model) for p in settings.llm_profiles]
         active = self.workspace.active_profile()
         self.panel.composer.set_models(models, active.id if active else None)
-        self.panel.status.set_model(active.model if active else "")
+        self._show_model_in_status()
+
+    def _show_model_in_status(self) -> None:
+        active = self.workspace.active_profile()
+        if active is None:
+            self.panel.status.set_model("")
+        else:
+            self.panel.status.set_model(active.model, active.provider, active.base_url)
 
     async def _model_picked(self, profile_id: str) -> None:
         await self.workspace.set_active_profile(profile_id)
-        active = self.workspace.active_profile()
-        self.panel.status.set_model(active.model if active else "")
+        self._show_model_in_status()
         await self.update_composer()
 
     async def update_composer(self) -> None:

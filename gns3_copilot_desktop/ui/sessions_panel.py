@@ -14,8 +14,17 @@ from pathlib import Path
 from typing import Literal
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    pyqtSignal,
+)
 from PyQt6.QtWidgets import (
+    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -24,6 +33,8 @@ from PyQt6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -35,6 +46,7 @@ from gns3_copilot_desktop.ui.qt_async import spawn
 
 SEARCH_DELAY_MS = 250
 _ROLE = Qt.ItemDataRole.UserRole
+_TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def relative_time(when: datetime, now: datetime | None = None) -> str:
@@ -127,6 +139,12 @@ class SessionsPanel(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(False)
         self.list.setSpacing(2)
+        # F2 or a double-click renames the session in place (Enter saves, Esc cancels)
+        self.list.setItemDelegate(_TitleEditDelegate(self._title_edited, self.list))
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
@@ -192,6 +210,8 @@ class SessionsPanel(QWidget):
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
             item = QListWidgetItem(f"{first}\n{second}")
             item.setData(_ROLE, entry.session_id)
+            item.setData(_TITLE_ROLE, entry.title)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             item.setToolTip(title)
             pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
@@ -269,6 +289,14 @@ class SessionsPanel(QWidget):
         if ok and title.strip():
             spawn(self._run(self._backend.rename_session(entry.session_id, title.strip())))
 
+    def _title_edited(self, session_id: str, text: str) -> None:
+        """The in-place editor was confirmed: rename, unless the title is empty or unchanged."""
+        title = text.strip()
+        entry = next((e for e in self.entries if e.session_id == session_id), None)
+        if entry is None or not title or title == entry.title:
+            return
+        spawn(self._run(self._backend.rename_session(session_id, title)))
+
     def toggle_pin(self, *_: object) -> None:
         """Pin the selected session on top, or unpin it."""
         entry = self.selected_entry()
@@ -303,16 +331,15 @@ class SessionsPanel(QWidget):
         path, chosen = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("SessionsPanel", "Export session"),
-            _file_name(entry.title),
+            str(proposed_export_path(entry.title, _documents_folder())),
             ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
         )
         if path:
-            spawn(self._export(entry.session_id, Path(path), _export_format(path, chosen)))
+            target, fmt = export_target(path, chosen)
+            spawn(self._export(entry.session_id, target, fmt))
 
     async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
         text = await self._backend.export_session(session_id, fmt)
-        if not path.suffix:
-            path = path.with_suffix(".json" if fmt == "json" else ".md")
         try:
             await asyncio.to_thread(path.write_text, text, encoding="utf-8")
         except OSError as exc:
@@ -334,15 +361,63 @@ class SessionsPanel(QWidget):
         await self.refresh()
 
 
+class _TitleEditDelegate(QStyledItemDelegate):
+    """Edits a session's title (not its two-line row text) and hands the result to the panel."""
+
+    def __init__(self, edited: Callable[[str, str], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._edited = edited
+
+    def createEditor(
+        self, parent: QWidget | None, option: QStyleOptionViewItem, index: QModelIndex
+    ) -> QWidget | None:
+        """A one-line editor for the title."""
+        editor = QLineEdit(parent)
+        editor.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Session title"))
+        return editor
+
+    def setEditorData(self, editor: QWidget | None, index: QModelIndex) -> None:
+        """Start from the current title, selected."""
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(_TITLE_ROLE) or ""))
+            editor.selectAll()
+
+    def setModelData(
+        self, editor: QWidget | None, model: QAbstractItemModel | None, index: QModelIndex
+    ) -> None:
+        """Enter: the panel renames through the backend; the row is refilled from it."""
+        session_id = index.data(_ROLE)
+        if isinstance(editor, QLineEdit) and isinstance(session_id, str):
+            self._edited(session_id, editor.text())
+
+
 def _file_name(title: str) -> str:
     """A file name suggested from the session's title."""
     safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
     return safe or "session"
 
 
-def _export_format(path: str, chosen_filter: str) -> Literal["markdown", "json"]:
-    """The file's suffix decides; without a known one, the chosen filter does."""
-    suffix = Path(path).suffix.lower()
+def _documents_folder() -> Path:
+    """The user's documents folder (the home folder where the platform has none)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(folder) if folder else Path.home()
+
+
+def proposed_export_path(title: str, documents: Path) -> Path:
+    """Where the export dialog starts: the documents folder, a file named after the session."""
+    return documents / f"{_file_name(title)}.md"
+
+
+def export_target(path: str, chosen_filter: str) -> tuple[Path, Literal["markdown", "json"]]:
+    """The file to write and its format.
+
+    A ``.md`` or ``.json`` suffix typed by the user decides the format; otherwise the chosen
+    filter does, and its extension is added (``lab`` with JSON -> ``lab.json``; ``lab.v2`` with
+    Markdown -> ``lab.v2.md``).
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
     if suffix in (".md", ".json"):
-        return "json" if suffix == ".json" else "markdown"
-    return "json" if "*.json" in chosen_filter else "markdown"
+        return target, "json" if suffix == ".json" else "markdown"
+    fmt: Literal["markdown", "json"] = "json" if "*.json" in chosen_filter else "markdown"
+    return target.with_name(target.name + (".json" if fmt == "json" else ".md")), fmt

@@ -7,7 +7,7 @@ import time
 from PyQt6.QtCore import QCoreApplication, QTimer
 from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QWidget
 
-from gns3_copilot_desktop.core.agent.pricing import estimate_cost
+from gns3_copilot_desktop.core.agent.pricing import estimate_cost, price_of
 from gns3_copilot_desktop.core.protocol import TokenUsage
 
 
@@ -56,6 +56,8 @@ class StatusLine(QWidget):
         self.context_tokens: int | None = None
         self.context_window: int | None = None
         self.model_name = ""
+        self.model_provider = ""
+        self.model_base_url: str | None = None
         self._started: float | None = None
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
@@ -85,9 +87,14 @@ class StatusLine(QWidget):
             self.context_window = context_window
         self._refresh_usage()
 
-    def set_model(self, name: str) -> None:
-        """The model answering the chat, to price the session's tokens (unknown: a dash)."""
+    def set_model(self, name: str, provider: str = "", base_url: str | None = None) -> None:
+        """The model answering the chat and where, to price the session's tokens.
+
+        Unknown model, or a base URL other than the provider's own endpoint: a dash.
+        """
         self.model_name = name
+        self.model_provider = provider
+        self.model_base_url = base_url
         self._refresh_usage()
 
     @property
@@ -135,13 +142,24 @@ class StatusLine(QWidget):
 
     def _refresh_cost(self) -> None:
         u = self.usage
-        cost = estimate_cost(self.model_name, u.input_tokens, u.output_tokens)
-        self.cost_label.setText("—" if cost is None else f"${cost:.4f}")
-        self.cost_label.setToolTip(
-            QCoreApplication.translate("StatusLine", "Cost not known for this model")
-            if cost is None
-            else QCoreApplication.translate("StatusLine", "Estimated cost of the session (USD)")
+        cost = estimate_cost(
+            self.model_provider,
+            self.model_base_url,
+            self.model_name,
+            u.input_tokens,
+            u.output_tokens,
         )
+        self.cost_label.setText("—" if cost is None else f"${cost:.4f}")
+        if cost is not None:
+            tip = QCoreApplication.translate("StatusLine", "Estimated cost of the session (USD)")
+        elif self.model_name and price_of(self.model_name) is not None:
+            tip = QCoreApplication.translate(
+                "StatusLine",
+                "Cost shown only for the provider's own endpoint, not a custom base URL",
+            )
+        else:
+            tip = QCoreApplication.translate("StatusLine", "Cost not known for this model")
+        self.cost_label.setToolTip(tip)
 
     # --- working ----------------------------------------------------------------------------
 

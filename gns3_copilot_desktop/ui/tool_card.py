@@ -152,6 +152,47 @@ class ElidedLabel(QLabel):
         painter.drawText(self.rect(), flags, text)
 
 
+class ToolTitleLabel(ElidedLabel):
+    """ "tool_name · summary": when it does not fit, the tool name gives way, not the summary.
+
+    The name is elided first; when not even "…" of it fits, the summary is shown alone (elided
+    only when it is itself wider than the label). `text()` stays the whole title.
+    """
+
+    _SEPARATOR = " · "
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._name = ""
+        self._summary = ""
+
+    def set_parts(self, name: str, summary: str) -> None:
+        """The tool name and what it does (with its progress)."""
+        self._name, self._summary = name, summary
+        self.setText(f"{name}{self._SEPARATOR}{summary}")
+        self.update()
+
+    def shown_text(self) -> str:
+        """The text as painted at the label's current width."""
+        metrics = self.fontMetrics()
+        width = self.width()
+        full = self.text()
+        if metrics.horizontalAdvance(full) <= width:
+            return full
+        tail = f"{self._SEPARATOR}{self._summary}"
+        room = width - metrics.horizontalAdvance(tail)
+        name = metrics.elidedText(self._name, Qt.TextElideMode.ElideRight, room)
+        if room > 0 and name and name != "…" and metrics.horizontalAdvance(name) <= room:
+            return name + tail
+        return metrics.elidedText(self._summary, Qt.TextElideMode.ElideRight, width)
+
+    def paintEvent(self, event: QPaintEvent | None) -> None:
+        """Draw the title with the name elided before the summary."""
+        painter = QPainter(self)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(self.rect(), flags, self.shown_text())
+
+
 class ReadOnlyText(QPlainTextEdit):
     """Monospace read-only text whose height follows its content up to `max_lines`."""
 
@@ -224,7 +265,7 @@ class ToolCard(QFrame):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.toggle.setAutoRaise(True)
         self.toggle.toggled.connect(self.set_expanded)
-        self.title_label = ElidedLabel(self)
+        self.title_label = ToolTitleLabel(self)
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
         self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.state_label = QLabel(self)
@@ -259,7 +300,7 @@ class ToolCard(QFrame):
         progress = (
             f" — {self.progress}" if self.progress and self.state is ToolState.RUNNING else ""
         )
-        self.title_label.setText(f"{self.tool_name} · {self.summary}{progress}")
+        self.title_label.set_parts(self.tool_name, f"{self.summary}{progress}")
         self.title_label.setToolTip(f"{self.tool_name}\n{self.summary}{progress}")
         self.state_label.setText(f"{self.state.icon} {self.state.label}")
         self.state_label.setObjectName(_STATE_STYLE.get(self.state, "stateMuted"))

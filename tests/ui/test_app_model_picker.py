@@ -49,6 +49,10 @@ def test_the_command_line_model_is_the_pickers_entry_and_enables_the_composer(
     qtbot.waitUntil(lambda: combo.count() == 1, timeout=WAIT_MS)
     assert combo.currentText() == f"gpt-4o-mini @ {where} (command line)"
     assert combo.isEnabled()
+    # "gpt-4o-mini" served by a local OpenAI-compatible server is not OpenAI: no OpenAI price
+    status = app.panel.status
+    assert (status.model_name, status.model_base_url) == ("gpt-4o-mini", scripted_openai.base_url)
+    assert status.cost_text == "—"
 
     project_id = e2e_project["project_id"]
     header = app.header

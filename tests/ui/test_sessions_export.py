@@ -7,12 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
+from PyQt6.QtCore import QStandardPaths
 from PyQt6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.backend import AssistantTurn, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel
+from gns3_copilot_desktop.ui.sessions_panel import (
+    SessionsPanel,
+    export_target,
+    proposed_export_path,
+)
 from tests.helpers.fake_backend import ScriptedBackend
 
 HISTORY = [
@@ -47,8 +52,10 @@ def test_export_writes_the_chosen_format(
     chosen: str,
 ) -> None:
     asked: list[str] = []
+    proposed: list[str] = []
 
     def save_file_name(*args: object, **_: object) -> tuple[str, str]:
+        proposed.append(str(args[2]))
         asked.append(str(args[3]))
         return str(tmp_path / name), chosen
 
@@ -60,6 +67,9 @@ def test_export_writes_the_chosen_format(
     written = tmp_path / ("lab.md" if name == "lab.md" else "lab.json")
     qtbot.waitUntil(written.exists, timeout=5000)
     assert asked == ["Markdown (*.md);;JSON (*.json)"]
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    assert documents
+    assert proposed == [str(Path(documents) / "Start R1.md")]
     if chosen.startswith("JSON"):
         qtbot.waitUntil(lambda: written.read_text(encoding="utf-8").endswith("\n"))
         data = json.loads(written.read_text(encoding="utf-8"))
@@ -74,3 +84,25 @@ def test_export_writes_the_chosen_format(
         assert "Tool call `start_node`:" in text
         assert '"arguments": {\n    "node": "R1"\n  }' in text
         assert "```\nR1 started\n```" in text
+
+
+def test_the_proposed_path_is_in_the_documents_folder_named_after_the_session() -> None:
+    docs = Path("/home/ana/Documents")
+    assert proposed_export_path("OSPF: area 0/1", docs) == docs / "OSPF_ area 0_1.md"
+    assert proposed_export_path("", docs) == docs / "session.md"
+
+
+@pytest.mark.parametrize(
+    ("typed", "chosen", "written", "fmt"),
+    [
+        ("/d/lab", "Markdown (*.md)", "/d/lab.md", "markdown"),
+        ("/d/lab", "JSON (*.json)", "/d/lab.json", "json"),
+        ("/d/lab.v2", "JSON (*.json)", "/d/lab.v2.json", "json"),
+        ("/d/lab.md", "JSON (*.json)", "/d/lab.md", "markdown"),
+        ("/d/lab.JSON", "Markdown (*.md)", "/d/lab.JSON", "json"),
+    ],
+)
+def test_the_extension_is_added_when_none_was_typed(
+    typed: str, chosen: str, written: str, fmt: str
+) -> None:
+    assert export_target(typed, chosen) == (Path(written), fmt)

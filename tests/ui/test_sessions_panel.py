@@ -6,7 +6,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from PyQt6.QtWidgets import QInputDialog, QMessageBox
+from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import QAbstractItemView, QInputDialog, QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.backend import AssistantTurn, UserTurn
@@ -69,6 +70,56 @@ def test_rename(qtbot: QtBot, sessions: SessionsPanel, monkeypatch: pytest.Monke
     sessions.rename_button.click()
     qtbot.waitUntil(lambda: "Lab 1 (renamed)" in _titles(sessions))
     assert "Old lab" not in _titles(sessions)
+
+
+def _start_editing(qtbot: QtBot, panel: SessionsPanel, title: str, how: str) -> QLineEdit:
+    _select(panel, title)
+    row = _titles(panel).index(title)
+    item = panel.list.item(row)
+    assert item is not None
+    if how == "F2":
+        panel.list.setFocus()
+        qtbot.keyClick(panel.list, Qt.Key.Key_F2)
+    else:
+        rect = panel.list.visualItemRect(item)
+        # a real double-click: press and release, then the double-click on the same row
+        qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseDClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    editing = QAbstractItemView.State.EditingState
+    qtbot.waitUntil(lambda: panel.list.state() == editing, timeout=3000)
+    editor = panel.list.indexWidget(panel.list.indexFromItem(item))
+    assert isinstance(editor, QLineEdit)
+    assert editor.text() == title  # the title alone, not the row's second line
+    return editor
+
+
+@pytest.mark.parametrize("how", ["F2", "double-click"])
+def test_rename_in_place_enter_saves(qtbot: QtBot, sessions: SessionsPanel, how: str) -> None:
+    editor = _start_editing(qtbot, sessions, "Old lab", how)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "  Lab 1 (renamed) ")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "Lab 1 (renamed)" in _titles(sessions), timeout=3000)
+    assert "Old lab" not in _titles(sessions)
+    assert sessions.list.state() != QAbstractItemView.State.EditingState
+
+
+def test_rename_in_place_esc_cancels_and_empty_is_refused(
+    qtbot: QtBot, sessions: SessionsPanel, backend: ScriptedBackend
+) -> None:
+    editor = _start_editing(qtbot, sessions, "Old lab", "F2")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Not this")
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    idle = QAbstractItemView.State.NoState
+    qtbot.waitUntil(lambda: sessions.list.state() == idle, timeout=3000)
+    editor = _start_editing(qtbot, sessions, "Old lab", "F2")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "   ")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: sessions.list.state() == idle, timeout=3000)
+    _refresh(qtbot, sessions)  # what the backend holds now
+    assert sorted(_titles(sessions)) == ["Newest", "OSPF area design", "Old lab", "Pinned notes"]
 
 
 def test_pin_moves_the_session_on_top(qtbot: QtBot, sessions: SessionsPanel) -> None:

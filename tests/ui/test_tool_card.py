@@ -104,3 +104,30 @@ def test_format_duration() -> None:
     assert format_duration(80) == "80 ms"
     assert format_duration(1234) == "1.2 s"
     assert format_duration(65_000) == "1 min 5 s"
+
+
+def test_at_360_px_the_title_keeps_its_summary_and_elides_the_tool_name(qtbot: QtBot) -> None:
+    summary = "Start R1"
+    card = ToolCard("c1", "configure_device_interfaces_and_routing", {}, summary, ToolState.DONE)
+    qtbot.addWidget(card)
+    card.resize(360, card.sizeHint().height())
+    card.show()
+    qtbot.waitExposed(card)
+    label = card.title_label
+    metrics = label.fontMetrics()
+    assert metrics.horizontalAdvance(label.text()) > label.width()  # the whole title cannot fit
+    shown = label.shown_text()
+    assert shown.endswith(f" · {summary}")
+    assert shown.startswith("configure_") and "…" in shown
+    assert metrics.horizontalAdvance(shown) <= label.width()
+    assert label.text() == f"configure_device_interfaces_and_routing · {summary}"
+
+
+def test_a_very_narrow_title_shows_the_summary_alone(qtbot: QtBot) -> None:
+    card = ToolCard("c1", "start_node", {}, "Start R1", ToolState.DONE)
+    qtbot.addWidget(card)
+    label = card.title_label
+    label.resize(label.fontMetrics().horizontalAdvance("Start R1 ·"), 20)
+    assert label.shown_text() == "Start R1"
+    label.resize(label.fontMetrics().horizontalAdvance(label.text()), 20)
+    assert label.shown_text() == "start_node · Start R1"

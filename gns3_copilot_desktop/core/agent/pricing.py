@@ -3,11 +3,16 @@
 Prices are USD per one million input / output tokens, as published by the providers. Models not in
 the table (local Ollama or LM Studio models, test models) have no known price: `estimate_cost`
 returns None and the UI shows a dash instead of a made-up figure.
+
+A price holds only at the provider's own endpoint: an OpenAI-compatible server (or a proxy on a
+custom base URL) that names its model "gpt-4o" is not OpenAI, so `estimate_cost` prices a model
+only when `is_official_endpoint` says the provider's own API answers.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 
 class Price(NamedTuple):
@@ -34,6 +39,31 @@ PRICES: dict[str, Price] = {
 }
 
 
+# The hosts of the providers' own APIs; a provider absent here (Ollama, OpenAI-compatible) is never
+# priced, whatever its model is called.
+OFFICIAL_HOSTS: dict[str, tuple[str, ...]] = {
+    "openai": ("api.openai.com",),
+    "anthropic": ("api.anthropic.com",),
+    "deepseek": ("api.deepseek.com",),
+}
+
+
+def is_official_endpoint(provider: str, base_url: str | None) -> bool:
+    """Whether the provider's own API answers: no base URL, or an https URL on its own host."""
+    hosts = OFFICIAL_HOSTS.get(provider)
+    if hosts is None:
+        return False
+    if base_url is None or not base_url.strip():
+        return True
+    try:
+        parts = urlsplit(base_url.strip())
+        port = parts.port
+    except ValueError:
+        return False
+    host = (parts.hostname or "").rstrip(".")
+    return parts.scheme == "https" and port in (None, 443) and host in hosts
+
+
 def price_of(model_name: str) -> Price | None:
     """The price of a model, matched by the longest known prefix (case-insensitive), or None."""
     name = model_name.strip().lower().rsplit("/", 1)[-1]
@@ -44,8 +74,15 @@ def price_of(model_name: str) -> Price | None:
     return PRICES[best] if best is not None else None
 
 
-def estimate_cost(model_name: str, input_tokens: int, output_tokens: int) -> float | None:
-    """The USD cost of the tokens with this model, or None when its price is not known."""
+def estimate_cost(
+    provider: str, base_url: str | None, model_name: str, input_tokens: int, output_tokens: int
+) -> float | None:
+    """The USD cost of the tokens with this model at this endpoint, or None when not known.
+
+    None also for a known model name served anywhere but its provider's own endpoint.
+    """
+    if not is_official_endpoint(provider, base_url):
+        return None
     price = price_of(model_name)
     if price is None:
         return None
