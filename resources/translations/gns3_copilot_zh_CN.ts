@@ -482,72 +482,72 @@
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="605" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="608" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="612" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="671" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="673" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="666" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="676" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="684" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="686" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="696" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="692" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="702" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="714" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="724" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="724" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="734" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1250,139 +1250,144 @@
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="61" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="65" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="70" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="72" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="93" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="103" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="108" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="264" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="109" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="235" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="255" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="113" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="114" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="118" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="285" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="119" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="123" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="305" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="333" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="124" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="137" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="317" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="208" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="216" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="253" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="265" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="285" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="314" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="330" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="335" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="347" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="376" />
+        <source>Session title</source>
+        <translation>会话标题</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>
@@ -1673,32 +1678,37 @@
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="115" />
         <source>%1 tokens</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="119" />
         <source>Session: %1 input and %2 output tokens</source>
         <translation>本会话：输入 %1 token，输出 %2 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="137" />
         <source>Context used by the next request: %1</source>
         <translation>下一次请求占用的上下文：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="141" />
-        <source>Cost not known for this model</source>
-        <translation>此模型的费用未知</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="154" />
         <source>Estimated cost of the session (USD)</source>
         <translation>本会话的预估费用（美元）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="156" />
+        <source>Cost shown only for the provider's own endpoint, not a custom base URL</source>
+        <translation>仅对服务商官方端点显示费用，自定义 Base URL 不显示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="161" />
+        <source>Cost not known for this model</source>
+        <translation>此模型的费用未知</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="194" />
         <source>working · %1 s</source>
         <translation>处理中 · %1 秒</translation>
     </message>
@@ -1745,7 +1755,7 @@
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="328" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="104" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
@@ -1770,61 +1780,61 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="274" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="277" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="310" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="274" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="315" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="389" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="356" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="354" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="397" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="395" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="359" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="400" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="402" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="382" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="423" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="475" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="477" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>
