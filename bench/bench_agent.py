@@ -39,6 +39,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
+from gns3_copilot_desktop.core.agent.model_factory import CompatibleChatOpenAI, warm_up
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools import AgentTool, NoArgs, ToolResult, default_registry
 from gns3_copilot_desktop.core.gns3 import Gns3Client
@@ -217,15 +218,18 @@ class _ModelProcess:
         self.base_url, self.api_key = self._conn.recv()
 
     def chat_model(self, **overrides: Any) -> ChatOpenAI:
-        """A real ChatOpenAI on the scripted model."""
-        return ChatOpenAI(
-            model="gpt-4o-mini",
-            base_url=self.base_url,
-            api_key=SecretStr(self.api_key),
-            max_retries=0,
-            timeout=30.0,
-            stream_usage=True,
-            **overrides,
+        """The app's own ChatOpenAI (`CompatibleChatOpenAI`, OpenAI's dialect) on the scripted
+        model."""
+        return warm_up(  # as the app's model factory builds it
+            CompatibleChatOpenAI(
+                model="gpt-4o-mini",
+                base_url=self.base_url,
+                api_key=SecretStr(self.api_key),
+                max_retries=0,
+                timeout=30.0,
+                stream_usage=True,
+                **overrides,
+            )
         )
 
     def stop(self) -> list[str]:

@@ -115,6 +115,25 @@ def quirks_for(config: LlmConfig) -> ServerQuirks:
     return SERVER_QUIRKS["compatible"]
 
 
+RAW_FIELDS = ("messages", "tools")
+
+
+def raw_heavy_fields(payload: dict[str, Any]) -> dict[str, Any]:
+    """The request with its messages and tool schemas sent as they are.
+
+    The openai SDK walks every parameter recursively against its type hints before sending
+    (``_async_transform_recursive``): with 25 tool schemas and a working context that was one
+    synchronous burst of ~25 ms on the event loop per model call, the longest stall of a turn.
+    LangChain has already built these as plain JSON; passed through ``extra_body`` (merged into
+    the body after the transform) they go out byte for byte the same, unwalked."""
+    heavy = {key: payload.pop(key) for key in RAW_FIELDS if key in payload}
+    if not heavy:
+        return payload
+    payload["messages"] = []  # the SDK's signature wants the parameter; the raw list wins
+    payload["extra_body"] = {**(payload.get("extra_body") or {}), **heavy}
+    return payload
+
+
 class CompatibleChatOpenAI(ChatOpenAI):
     """`ChatOpenAI` that speaks the dialect of the server behind it (`ServerQuirks`).
 
@@ -140,7 +159,7 @@ class CompatibleChatOpenAI(ChatOpenAI):
             for message in payload.get("messages", []):
                 if message.get("role") == "assistant" and message.get("content") is None:
                     message["content"] = ""
-        return payload
+        return raw_heavy_fields(payload)
 
     async def _astream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
         started = False
@@ -292,7 +311,19 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
     quirks = quirks_for(config)
     if not quirks.streams_tool_calls:
         kwargs["disable_streaming"] = "tool_calling"
-    return CompatibleChatOpenAI(model=config.model, quirks=quirks, **kwargs)
+    return warm_up(CompatibleChatOpenAI(model=config.model, quirks=quirks, **kwargs))
+
+
+def warm_up(model: ChatOpenAI) -> ChatOpenAI:
+    """Load now what the openai SDK imports on its first request (the chat resources, the
+    streaming helpers: ~80 ms of imports that stalled the event loop in the first turn). Call it
+    where the model is built, off the loop (the app builds it in a thread)."""
+    import openai.lib.streaming.chat  # noqa: F401
+
+    client = getattr(model, "root_async_client", None)
+    if client is not None:
+        _ = client.chat.completions  # resolves the lazily imported resources
+    return model
 
 
 def _anthropic_model(config: LlmConfig, key: str | None, common: dict[str, Any]) -> BaseChatModel:
