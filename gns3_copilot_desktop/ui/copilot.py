@@ -43,6 +43,7 @@ from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
@@ -465,7 +466,7 @@ class CopilotHeader(QWidget):
             return
         if self._project_notice is not None:
             notice, self._project_notice = self._project_notice, None
-            if self.message_label.text() == notice:
+            if self.message_label.text() == core_text(notice):
                 self._show_message(None)
         self.panel.stop()
         self.backend.project_id = project_id
@@ -712,8 +713,8 @@ class CopilotHeader(QWidget):
 
     def _show_message(self, text: str | None, *, error: bool = False) -> None:
         """Show `text` under the header; None clears it, back to the project's notice if any."""
-        text = text or self._project_notice
-        self.message_label.setText(text or "")
+        text = core_text(text or self._project_notice or "")
+        self.message_label.setText(text)
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
         self.message_label.setStyleSheet(f"color: {color};")

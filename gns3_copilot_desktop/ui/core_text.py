@@ -137,6 +137,133 @@ _PHRASES += [
     ),
 ]
 
+# The errors a turn ends with (model_factory.map_provider_error, turn.py, the store, the guard).
+_PHRASES += [
+    (
+        r"The model server could not read the request \(HTTP (\d+)\); retrying will not help\. "
+        r"It is probably not fully OpenAI-compatible: check the server kind in the model "
+        r"settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model server could not read the request (HTTP %1); retrying will not help. It "
+            "is probably not fully OpenAI-compatible: check the server kind in the model settings.",
+        ),
+    ),
+    (
+        r"The model provider sent a malformed answer \(not valid JSON\)\. Try again; if it "
+        r"persists, the endpoint is not fully OpenAI-compatible\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model provider sent a malformed answer (not valid JSON). Try again; if it "
+            "persists, the endpoint is not fully OpenAI-compatible.",
+        ),
+    ),
+    (
+        r"The answer was cut off: the model provider closed the stream before it finished\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The answer was cut off: the model provider closed the stream before it finished.",
+        ),
+    ),
+    (
+        r"The model provider did not answer in time\. Try again, or raise the timeout in the "
+        r"model settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model provider did not answer in time. Try again, or raise the timeout in the "
+            "model settings.",
+        ),
+    ),
+    (
+        r"Could not reach the model provider \((.+)\)\. Check the base URL and the network\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "Could not reach the model provider (%1). Check the base URL and the network.",
+        ),
+    ),
+    (
+        r"The model provider rejected the API key \((.+)\)\. Check the key in the model settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model provider rejected the API key (%1). Check the key in the model settings.",
+        ),
+    ),
+    (
+        r"The model provider's rate limit or quota was reached \((.+)\)\. Try again in (\d+) s\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model provider's rate limit or quota was reached (%1). Try again in %2 s.",
+        ),
+    ),
+    (
+        r"The model provider's rate limit or quota was reached \((.+)\)\. Try again in a moment\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model provider's rate limit or quota was reached (%1). Try again in a moment.",
+        ),
+    ),
+    (
+        r"The model provider timed out \((.+)\)\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model provider timed out (%1)."),
+    ),
+    (
+        r"The model provider refused the request \((.+)\)\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model provider refused the request (%1)."),
+    ),
+    (
+        r"The model provider had an internal error \((.+)\)\. Try again\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model provider had an internal error (%1). Try again."),
+    ),
+    (
+        r"The model provider failed: (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "The model provider failed: %1"),
+    ),
+    (
+        r"Something went wrong in the copilot; the details are in the log file\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "Something went wrong in the copilot; the details are in the log file."
+        ),
+    ),
+    (
+        r"Another GNS3 Copilot \(on (.+)\) is answering in this conversation right now\. Wait for "
+        r"it to finish, or start a new conversation; nothing was sent\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for "
+            "it to finish, or start a new conversation; nothing was sent.",
+        ),
+    ),
+    (
+        r"Nothing in this conversation is waiting for a decision any more \(a new message was sent "
+        r"or the turn ended\): nothing was run\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "Nothing in this conversation is waiting for a decision any more (a new message was "
+            "sent or the turn ended): nothing was run.",
+        ),
+    ),
+    (
+        r"The conversations of this project could not be read; the file was kept as (.+) and a "
+        r"new one started\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The conversations of this project could not be read; the file was kept as %1 and a "
+            "new one started.",
+        ),
+    ),
+    (
+        r"This project came with conversations from another computer\. They are not opened as "
+        r"conversations of yours \(a shared file could make the app run something\); this "
+        r"computer keeps its own beside them\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "This project came with conversations from another computer. They are not opened as "
+            "conversations of yours (a shared file could make the app run something); this "
+            "computer keeps its own beside them.",
+        ),
+    ),
+]
+
 # Phrases inside the parts above.
 _INNER: list[tuple[str, str]] = [
     (r"\ball nodes\b", QT_TRANSLATE_NOOP("CoreText", "all nodes")),

@@ -573,7 +573,11 @@ class ErrorBanner(QFrame):
         layout.setContentsMargins(8, 4, 8, 4)
         self.label = _text_label(
             self,
-            "⚠ " + (message or QCoreApplication.translate("MessageView", "The answer failed.")),
+            "⚠ "
+            + (
+                core_text(message)
+                or QCoreApplication.translate("MessageView", "The answer failed.")
+            ),
             False,
         )
         self.label.setObjectName("errorText")

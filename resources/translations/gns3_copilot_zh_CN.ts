@@ -394,160 +394,160 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="114" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="124" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="146" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="370" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="356" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="362" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="410" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="411" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="486" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="605" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="606" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="609" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="671" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="672" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="675" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="677" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="681" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="684" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="697" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="703" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="724" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="725" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="734" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="735" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -601,7 +601,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="310" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -807,182 +807,267 @@
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
+        <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
+        <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
+        <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <source>The answer was cut off: the model provider closed the stream before it finished.</source>
+        <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="171" />
+        <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
+        <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
+        <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
+        <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="186" />
+        <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
+        <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
+        <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="200" />
+        <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
+        <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
+        <source>The model provider timed out (%1).</source>
+        <translation>模型服务商超时（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="211" />
+        <source>The model provider refused the request (%1).</source>
+        <translation>模型服务商拒绝了请求（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="215" />
+        <source>The model provider had an internal error (%1). Try again.</source>
+        <translation>模型服务商发生内部错误（%1）。请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="219" />
+        <source>The model provider failed: %1</source>
+        <translation>模型服务商出错：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="223" />
+        <source>Something went wrong in the copilot; the details are in the log file.</source>
+        <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="230" />
+        <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
+        <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="239" />
+        <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
+        <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="248" />
+        <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
+        <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="258" />
+        <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
+        <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="269" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="271" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="273" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="274" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="275" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="276" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="277" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="278" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="279" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="283" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="285" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="286" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="287" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="289" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="290" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="291" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="293" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="295" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="297" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="298" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="299" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="301" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="302" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="304" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="305" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="306" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="355" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1106,114 +1191,114 @@
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="579" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="584" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="588" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="595" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="600" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="613" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="630" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="641" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="659" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="706" />
         <source>Stopped before the end</source>
         <translation>已在结束前停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="704" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="708" />
         <source>Cut off: the model's answer ended early</source>
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="733" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="737" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="746" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="743" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="747" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="811" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="766" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="815" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="770" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="776" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="774" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="778" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="819" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="823" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="822" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="826" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="825" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="829" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="842" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1022" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1026" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>

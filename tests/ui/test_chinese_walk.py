@@ -53,7 +53,7 @@ ALLOWED = {
     "anthropic", "deepseek", "lm", "studio", "llama", "cpp", "vpcs", "ios", "frr", "linux", "ospf",
     "tls", "json", "markdown", "token", "tokens", "id", "ip", "vlan", "acl", "cli", "ssh",
     "telnet", "enter", "shift", "ctrl", "esc", "tab", "gpt", "mini", "o", "s", "ms", "kb", "mb",
-    "ok", "pc", "r", "sw", "admin", "localhost", "v", "vllm", "openrouter", "python",
+    "ok", "pc", "r", "sw", "admin", "localhost", "v", "vllm", "openrouter", "python", "base",
     "enable",  # Cisco's privileged mode: the word on the device
     "english",  # each language is listed by its own name
     "template",  # the "template:NAME" syntax of a console login
@@ -64,7 +64,8 @@ DATA = re.compile(
     r"(create_nodes|configure_devices|delete_nodes|get_topology|list_projects|[a-z]+_[a-z_]+|"
     r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|interface .*|router ospf.*|network .*|"
     r"ip address .*|no shutdown|show \S+.*|c7200|R\d+|PC\d+|SW\d+|sk-\S+|"
-    r"“[^”]*”|'[^']*'|\"[^\"]*\")"
+    r"“[^”]*”|'[^']*'|\"[^\"]*\"|"
+    r"（[^）]*）)"  # a provider's or device's own words, quoted in a Chinese sentence
 )
 
 
@@ -232,3 +233,53 @@ def test_without_a_translation_the_core_text_is_shown_word_for_word() -> None:
     for text in ("create node R4 (c7200)", "deletes R3 and its 3 links; SW1 (no links)"):
         assert core_text(text) == text
     assert argument_name("timeout_s") == "timeout (s)"
+
+
+def test_the_errors_and_notices_of_the_core_read_in_chinese(chinese: QTranslator) -> None:
+    from pathlib import Path
+
+    import httpx
+
+    from gns3_copilot_desktop.core.agent.budget import plan_call
+    from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
+    from gns3_copilot_desktop.core.agent.turn import INTERNAL_ERROR
+    from gns3_copilot_desktop.core.sessions.recovery import Recovery
+    from gns3_copilot_desktop.core.sessions.store import FOREIGN_TEXT, recovered_text
+    from gns3_copilot_desktop.ui.core_text import core_text
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    small = plan_call(
+        context_window=8192,
+        answer_tokens=1024,
+        system_tokens=900,
+        all_tools_tokens=5200,
+        read_tools_tokens=1200,
+        needed_history_tokens=1500,
+        tool_count=25,
+    )
+    none = plan_call(
+        context_window=4096,
+        answer_tokens=1024,
+        system_tokens=900,
+        all_tools_tokens=5200,
+        read_tools_tokens=1200,
+        needed_history_tokens=2500,
+        tool_count=25,
+    )
+    messages = [
+        CUT_OFF_TEXT,
+        INTERNAL_ERROR,
+        FOREIGN_TEXT,
+        recovered_text(Recovery(moved_to=Path("/tmp/x.corrupt-1"), reason="bad")),
+        map_provider_error(httpx.ConnectError("refused", request=request)).user_message,
+        map_provider_error(httpx.ReadTimeout("slow", request=request)).user_message,
+        small.notice or "",
+        none.notice or "",
+    ]
+    left = []
+    for text in messages:
+        shown = core_text(text)
+        words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
+        if words or shown == text:
+            left.append(f"{text!r} -> {shown!r}")
+    assert left == [], "\n".join(left)
