@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import json
 import os
+import random
 import re
 import secrets
 import shutil
@@ -138,11 +139,32 @@ def find_dynamips() -> tuple[str | None, str]:
     )
 
 
+def ephemeral_ports() -> tuple[int, int]:
+    """The kernel's range of source ports for outgoing connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A TCP port free on 127.0.0.1 right now, below the kernel's ephemeral range.
+
+    A port the kernel picked (bind to 0) is in the range it also gives outgoing connections: a
+    server started a moment later on it could find it taken by one of them (seen once: the VPCS
+    lab's GNS3 server failed with "address already in use"). Below that range only listeners
+    that chose the port themselves can hold it."""
+    low, _ = ephemeral_ports()
+    for _ in range(200):
+        port = random.randrange(max(1024, low - 20000), low - 1)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port below the ephemeral range")
 
 
 def write_config(run_dir: Path, port: int, dynamips: str | None) -> Path:

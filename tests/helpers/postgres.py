@@ -15,7 +15,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -24,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.gns3_server import free_port
 
 
 @dataclass
@@ -74,12 +75,6 @@ def postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _as_user() -> tuple[list[str], int | None, int | None]:
     if os.geteuid() != 0:
         return [], None, None
@@ -101,7 +96,7 @@ def start_postgres(timeout_s: float = 60.0) -> PostgresServer:
          "--auth=trust", "-E", "UTF8", "--no-sync"],
         check=True, capture_output=True, timeout=120,
     )  # fmt: skip
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [*prefix, str(bin_dir / "postgres"), "-D", str(data / "db"), "-h", "127.0.0.1",
          "-p", str(port), "-k", str(data), "-c", "fsync=off", "-c", "max_connections=200"],

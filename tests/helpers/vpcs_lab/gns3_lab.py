@@ -33,6 +33,7 @@ from tests.helpers.gns3_server import (
     USERNAME,
     _server_env,
     _version_answers,
+    ephemeral_ports,
     find_dynamips,
     server_venv,
     write_config,
@@ -63,8 +64,9 @@ class Gns3VpcsLab:
 
 def _reserve_ports() -> list[socket.socket]:
     """1 + CONSOLE_PORTS consecutive listening sockets on 127.0.0.1 (API, then consoles)."""
+    low, _ = ephemeral_ports()  # below it: no outgoing connection can hold one of them
     for _ in range(50):
-        base = random.randrange(30000, 60000 - CONSOLE_PORTS - 1)
+        base = random.randrange(max(1024, low - 20000), low - CONSOLE_PORTS - 2)
         socks: list[socket.socket] = []
         try:
             for port in range(base, base + CONSOLE_PORTS + 1):
