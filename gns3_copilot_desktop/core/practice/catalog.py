@@ -110,8 +110,8 @@ class Fault(_Strict):
     difficulty: Difficulty
     applies_to: list[Platform] = Field(min_length=1)
     tested_end_to_end: bool = False
-    inject: dict[Platform, Steps]
-    undo: dict[Platform, Steps]
+    inject: dict[str, Steps]
+    undo: dict[str, Steps]
     checks: list[Check] = Field(min_length=1)
     symptoms: str = Field(min_length=10)
     hints: list[str] = Field(min_length=3, max_length=3)
