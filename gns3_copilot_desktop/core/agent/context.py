@@ -16,8 +16,6 @@ from langchain_core.language_models import BaseChatModel
 if TYPE_CHECKING:
     from gns3_copilot_desktop.core.gns3.client import Gns3Client
 
-MODES = ("assistant", "teaching", "lab_automation")
-
 
 @dataclass(frozen=True)
 class AgentLimits:
@@ -80,6 +78,7 @@ class RunContext:
     model: BaseChatModel
     server_url: str = ""
     mode: str = "assistant"
+    """The mode of a run with no stored session; a session's own mode (`modes`) wins."""
     limits: AgentLimits = field(default_factory=AgentLimits)
     always_allow: frozenset[str] = frozenset()
     language: str | None = None

@@ -57,6 +57,12 @@ from gns3_copilot_desktop.core.agent.history import (
 )
 from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
+from gns3_copilot_desktop.core.agent.modes import (
+    allows_call,
+    is_restricted,
+    offered_in_learner_modes,
+    refused_text,
+)
 from gns3_copilot_desktop.core.agent.prompts import FINAL_ANSWER_PROMPT, system_prompt
 from gns3_copilot_desktop.core.agent.repeats import (
     MAX_REPEATS,
@@ -112,8 +118,10 @@ class _LlmCall:
 
     def __init__(self, tools: ToolRegistry) -> None:
         self._tools = tools
-        self._schemas: dict[ToolSet, list[dict[str, Any]]] = {
+        # "learner": the most a Tutor or Practice session offers (no change tools).
+        self._schemas: dict[ToolSet | str, list[dict[str, Any]]] = {
             "all": tools.openai_schemas(),
+            "learner": ToolRegistry(filter(offered_in_learner_modes, tools)).openai_schemas(),
             "read": ToolRegistry([t for t in tools if t.risk == "read"]).openai_schemas(),
             "none": [],
         }
@@ -125,9 +133,9 @@ class _LlmCall:
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
         topology = await topology_summary(ctx.client, ctx.project_id)
         tag = new_tag()
-        prompt = system_prompt(
-            state.get("mode") or ctx.mode, topology, language=ctx.language, tag=tag
-        )
+        mode = state.get("mode") or ctx.mode
+        widest = "learner" if is_restricted(mode) else "all"
+        prompt = system_prompt(mode, topology, language=ctx.language, tag=tag)
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
         system = SystemMessage(prompt)
@@ -136,10 +144,10 @@ class _LlmCall:
             context_window=ctx.limits.context_window,
             answer_tokens=ctx.limits.max_output_tokens,
             system_tokens=message_tokens([system]),
-            all_tools_tokens=0 if final else self._schema_tokens["all"],
+            all_tools_tokens=0 if final else self._schema_tokens[widest],
             read_tools_tokens=0 if final else self._schema_tokens["read"],
             needed_history_tokens=last_exchanges_tokens(messages),
-            tool_count=len(self._schemas["all"]),
+            tool_count=len(self._schemas[widest]),
         )
         history, dropped = bound_for_model(messages, plan.history_tokens)
         if dropped:
@@ -147,7 +155,9 @@ class _LlmCall:
                 f"{prompt}\n\n({dropped} older messages of this conversation are not shown.)"
             )
         request: list[BaseMessage] = [system, *note_incomplete(frame_tool_results(history, tag))]
-        schemas = [] if final else self._schemas[plan.tool_set]
+        schemas = (
+            [] if final else self._schemas[widest if plan.tool_set == "all" else plan.tool_set]
+        )
         model: Runnable[LanguageModelInput, BaseMessage] = (
             ctx.model.bind_tools(schemas) if schemas else ctx.model
         )
@@ -169,7 +179,7 @@ class _LlmCall:
         }
         if answer is not None:
             answer, update["awaiting"], update["approval_notes"] = await gate_calls(
-                answer, self._tools, ctx, messages
+                answer, self._tools, ctx, mode, messages
             )
             update["messages"] = [answer]
         return update
@@ -305,11 +315,19 @@ def _tool_call_chunk(call_id: str, name: str, arguments: str, message_id: str | 
 class _PendingCall:
     """One tool call of the last assistant message, resolved against the registry."""
 
-    def __init__(self, call_id: str, name: str, raw_args: object, registry: ToolRegistry) -> None:
+    def __init__(
+        self, call_id: str, name: str, raw_args: object, registry: ToolRegistry, mode: str | None
+    ) -> None:
         self.call_id = call_id
         self.name = name
         self.raw_args = raw_args
-        self.resolved = registry.resolve(name, raw_args)
+        resolved = registry.resolve(name, raw_args)
+        if isinstance(resolved, ResolvedCall) and not allows_call(
+            mode, resolved.tool, resolved.args
+        ):
+            # Refused before the gate: a learner session never shows an approval card for it.
+            resolved = ToolResult.error(refused_text(mode, name), reason="mode")
+        self.resolved = resolved
 
     @property
     def needs_approval(self) -> bool:
@@ -352,13 +370,18 @@ class _PendingCall:
 
 
 def _pending_calls(
-    last: AIMessage, tools: ToolRegistry, history: Sequence[AnyMessage] = ()
+    last: AIMessage,
+    tools: ToolRegistry,
+    mode: str | None,
+    history: Sequence[AnyMessage] = (),
 ) -> list[_PendingCall]:
-    """Every call of an assistant message; those whose arguments did not parse as sent are
-    answered with an error, never resolved (so never run and never shown for approval), and so
-    are calls the model already made ``MAX_REPEATS`` times in this turn (``history`` holds the
-    turn's messages, ``last`` among them or not)."""
-    calls = [_PendingCall(c.get("id") or "", c["name"], c["args"], tools) for c in last.tool_calls]
+    """Every call of an assistant message; those whose arguments did not parse as sent, that
+    the session's mode does not allow, or that the model already made ``MAX_REPEATS`` times in
+    this turn (``history`` holds the turn's messages, ``last`` among them or not) are answered
+    with an error, never resolved (so never run and never shown for approval)."""
+    calls = [
+        _PendingCall(c.get("id") or "", c["name"], c["args"], tools, mode) for c in last.tool_calls
+    ]
     known = {m.id for m in history if m.id}
     turn = list(history) if last.id and last.id in known else [*history, last]
     for call, raw in zip(calls, last.tool_calls, strict=True):
@@ -366,7 +389,7 @@ def _pending_calls(
         if times >= MAX_REPEATS:
             call.resolved = ToolResult.error(repeat_error(raw["name"], times), reason="repeated")
     for bad in last.invalid_tool_calls:
-        call = _PendingCall(bad.get("id") or "", bad.get("name") or "", {}, tools)
+        call = _PendingCall(bad.get("id") or "", bad.get("name") or "", {}, tools, mode)
         call.resolved = ToolResult.error(
             f"Error: your arguments for {bad.get('name') or 'this tool'} were not valid JSON "
             f"({bad.get('error') or 'they do not parse'}): nothing was run. Call it again with "
@@ -378,7 +401,11 @@ def _pending_calls(
 
 
 async def gate_calls(
-    answer: AIMessage, tools: ToolRegistry, ctx: RunContext, history: Sequence[AnyMessage] = ()
+    answer: AIMessage,
+    tools: ToolRegistry,
+    ctx: RunContext,
+    mode: str | None = None,
+    history: Sequence[AnyMessage] = (),
 ) -> tuple[AIMessage, list[str], dict[str, dict[str, str]]]:
     """Decides, once per step and before any pause, which calls wait for the user.
 
@@ -394,7 +421,7 @@ async def gate_calls(
         return answer, [], {}
     if "" in ids or len(set(ids)) != len(ids):
         return _with_unique_ids(answer), [], {}
-    calls = _pending_calls(answer, tools, history)
+    calls = _pending_calls(answer, tools, mode or ctx.mode, history)
     waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
     found = await asyncio.gather(*(c.consequence(ctx) for c in waiting))
     notes = {c.call_id: note for c, note in zip(waiting, found, strict=True) if note}
@@ -432,7 +459,9 @@ class _ToolNode:
         last = _last_ai(state.get("messages") or [])
         if last is None:
             return {}
-        calls = _pending_calls(last, self._tools, state.get("messages") or [])
+        calls = _pending_calls(
+            last, self._tools, state.get("mode") or ctx.mode, state.get("messages") or []
+        )
         for call in calls:
             if call.call_id.startswith(_RENAMED_PREFIX):
                 call.resolved = ToolResult.error(DUPLICATE_ID_TEXT, reason="duplicate_ids")

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from gns3_copilot_desktop.core.agent.labtext import data_section, new_tag
-
-Mode = Literal["assistant", "teaching", "lab_automation"]
+from gns3_copilot_desktop.core.agent.modes import stored_mode
 
 _BASE = """You are GNS3 Copilot, an assistant inside the GNS3 network simulator's desktop GUI.
 You help with the user's current GNS3 project: its nodes (routers, switches, hosts), the links
@@ -30,14 +27,25 @@ Rules:
 
 _MODES: dict[str, str] = {
     "assistant": "Mode: assistant. Answer the question directly and do what the user asks.",
-    "teaching": (
-        "Mode: teaching. The user is learning. Explain the why behind each step, ask a short "
-        "question to check understanding when it helps, and prefer guiding the user to do a "
-        "change themselves over doing it for them unless they ask you to."
+    "tutor": (
+        "Mode: tutor. The user is learning to troubleshoot this lab. Teach them how to find the "
+        "problem; do not solve it for them and do not give the fix or the configuration that "
+        "would fix it, even when you see it. You can only read the lab and run read-only "
+        "commands (show, ping, traceroute); tools that change the lab or a device's "
+        "configuration are not available in this mode. For each step: say what to check and "
+        "why, give the exact commands to try on the learner's platforms (VPCS, Cisco IOS-like, "
+        "Linux/FRR as in the topology), ask what they see, and help them read the output. "
+        "Narrow the problem down layer by layer (link, addressing, switching, routing, "
+        "filtering). If they ask for the answer, give a stronger hint instead."
     ),
-    "lab_automation": (
-        "Mode: lab automation. The user wants the lab built or changed efficiently. Plan the "
-        "whole change, batch independent steps, and report what was done in a short list."
+    "practice": (
+        "Mode: practice. The user is solving a troubleshooting exercise on this lab: faults "
+        "were put into it and they must find and fix them. You do not know which faults were "
+        "injected and must not guess them out loud as if you knew. Coach as a tutor: teach how "
+        "to find the problem, give the commands to try on the learner's platforms, ask what "
+        "they see, and never give the fix. You can only read the lab and run read-only "
+        "commands; the learner makes every change. When they think it is fixed, tell them to "
+        "use Check my fix."
     ),
 }
 
@@ -62,7 +70,7 @@ def system_prompt(
     ``language`` is the user's chosen answer language (settings); without it the model answers
     in the language the user writes in.
     """
-    mode_text = _MODES.get(mode, _MODES["assistant"])
+    mode_text = _MODES[stored_mode(mode)]
     if language:
         mode_text += f"\nAnswer in this language unless the user asks otherwise: {language}."
     lab = data_section("LAB DATA", f"Current project topology:\n{topology}", tag or new_tag())

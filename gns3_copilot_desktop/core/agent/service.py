@@ -25,6 +25,7 @@ from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.graph import build_graph
 from gns3_copilot_desktop.core.agent.history import dangling_tool_calls, working_state_trim
+from gns3_copilot_desktop.core.agent.modes import UnknownModeError, parse_mode, stored_mode
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry, default_registry
 from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
@@ -193,8 +194,12 @@ class AgentService:
     async def create_session(
         self, title: str | None = None, mode: str = "assistant"
     ) -> SessionInfo:
-        """A new empty session."""
-        return await self._store.create_session(title, mode)
+        """A new empty session in ``mode`` (`modes.MODES`; an unknown mode is refused)."""
+        try:
+            chosen = parse_mode(mode)
+        except UnknownModeError as exc:
+            raise CopilotError(str(exc)) from exc
+        return await self._store.create_session(title, chosen)
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Set a session's title."""
@@ -297,7 +302,8 @@ class AgentService:
         removals = cast(list[AnyMessage], [RemoveMessage(id=m.id) for m in drop if m.id])
         graph_input: AgentState = {
             "messages": [*removals, *repairs, human],
-            "mode": context.mode,
+            # The session's stored mode, never the caller's: a Tutor session stays read-only.
+            "mode": stored_mode(info.mode) if info is not None else context.mode,
             "dropped_messages": snapshot.values.get("dropped_messages", 0) + len(drop),
         }
         if info is not None and info.title:

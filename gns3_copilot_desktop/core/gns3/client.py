@@ -250,6 +250,35 @@ class Gns3Client:
         )
         return _parse(Link, data, self.base_url)
 
+    async def update_link(
+        self,
+        project_id: str,
+        link_id: str,
+        *,
+        suspend: bool | None = None,
+        filters: dict[str, list[int | str]] | None = None,
+    ) -> Link:
+        """Suspend or resume a link, or set its packet filters (``{"packet_loss": [30]}``;
+        ``{}`` clears them). Only the fields given are sent."""
+        body: dict[str, Any] = {}
+        if suspend is not None:
+            body["suspend"] = suspend
+        if filters is not None:
+            body["filters"] = filters
+        path = f"/projects/{_q(project_id)}/links/{_q(link_id)}"
+        return _parse(Link, await self._request("PUT", path, json=body), self.base_url)
+
+    async def link_filters(self, project_id: str, link_id: str) -> list[str]:
+        """The packet filters the link's compute can apply (none when its traffic does not pass
+        through ubridge, e.g. between two dynamips switches)."""
+        path = f"/projects/{_q(project_id)}/links/{_q(link_id)}/available_filters"
+        data = await self._request("GET", path)
+        return (
+            [str(f.get("type")) for f in data if isinstance(f, dict)]
+            if isinstance(data, list)
+            else []
+        )
+
     async def delete_link(self, project_id: str, link_id: str) -> None:
         """Delete a link."""
         await self._request("DELETE", f"/projects/{_q(project_id)}/links/{_q(link_id)}")

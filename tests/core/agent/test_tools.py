@@ -75,8 +75,11 @@ def test_topology_summary_names_ports_and_consoles() -> None:
 
 
 def test_system_prompt_has_mode_language_and_topology() -> None:
-    teaching = system_prompt("teaching", "- R1 (vpcs, started, no console)", language="Français")
-    assert "Mode: teaching" in teaching and "Français" in teaching
-    assert "- R1 (vpcs, started, no console)\n<<<END LAB DATA " in teaching
-    assert "Mode: assistant" in system_prompt("unknown-mode", "x")
-    assert "lab automation" in system_prompt("lab_automation", "x")
+    tutor = system_prompt("tutor", "- R1 (vpcs, started, no console)", language="Français")
+    assert "Mode: tutor" in tutor and "Français" in tutor
+    assert "- R1 (vpcs, started, no console)\n<<<END LAB DATA " in tutor
+    # A stored mode this version does not know is read-only rather than trusted.
+    assert "Mode: tutor" in system_prompt("unknown-mode", "x")
+    assert "Mode: tutor" in system_prompt("teaching", "x")  # stored by earlier versions
+    assert "Mode: assistant" in system_prompt("lab_automation", "x")
+    assert "Mode: practice" in system_prompt("practice", "x")

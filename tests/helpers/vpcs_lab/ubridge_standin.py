@@ -4,12 +4,16 @@
 Implements just what GNS3 3.0 asks of ubridge for VPCS links: ``-v`` prints a version, ``-H
 host:port`` serves the hypervisor text protocol (one command per line; ``100-...`` for success,
 ``2xx-...`` for an error), and a started bridge relays UDP datagrams between its two UDP NIOs.
-Packet filters and captures are acknowledged and ignored. Runs only inside the lab's namespace.
+Of the packet filters, ``frequency_drop`` (-1: drop everything, which is how GNS3 suspends a
+link; N: every Nth datagram) and ``packet_loss`` (percent) are applied, so a suspended or lossy
+link behaves like one; the other filters and captures are acknowledged and ignored. Runs only
+inside the lab's namespace.
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import sys
 from dataclasses import dataclass, field
@@ -23,6 +27,8 @@ class Bridge:
 
     nios: list[tuple[int, str, int]] = field(default_factory=list)
     transports: list[asyncio.DatagramTransport] = field(default_factory=list)
+    filters: list[tuple[str, list[int]]] = field(default_factory=list)
+    seen: int = 0
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -35,8 +41,19 @@ class Bridge:
             )
             self.transports.append(transport)
 
+    def dropped(self) -> bool:
+        self.seen += 1
+        for kind, values in self.filters:
+            if kind == "frequency_drop" and values and values[0] == -1:
+                return True
+            if kind == "frequency_drop" and values and values[0] > 0:
+                return self.seen % values[0] == 0
+            if kind == "packet_loss" and values and random.randrange(100) < values[0]:
+                return True
+        return False
+
     def forward(self, from_index: int, data: bytes) -> None:
-        if len(self.transports) == 2:
+        if len(self.transports) == 2 and not self.dropped():
             other = 1 - from_index
             _, rhost, rport = self.nios[other]
             self.transports[other].sendto(data, (rhost, rport))
@@ -87,7 +104,15 @@ class Hypervisor:
             if action == "delete":
                 del self.bridges[name]
             return f"100-bridge '{name}' {action}d"
-        return "100-OK"  # packet filters, captures: accepted and ignored
+        if action == "reset_packet_filters":
+            bridge.filters.clear()
+            return "100-OK"
+        if action == "add_packet_filter" and len(words) >= 5:
+            # bridge add_packet_filter NAME filterN TYPE VALUES...
+            values = [int(w) for w in words[5:] if w.lstrip("-").isdigit()]
+            bridge.filters.append((words[4], values))
+            return "100-OK"
+        return "100-OK"  # other filters' values, captures: accepted and ignored
 
 
 async def serve(host: str, port: int) -> None:

@@ -63,6 +63,9 @@ class AgentTool(ABC, Generic[ArgsT]):
     destructive: ClassVar[bool] = False
     """Whether an approved call loses something (deletes, stops, restores, reconfigures): the
     approval card marks it in red and never makes Approve its default button."""
+    read_calls: ClassVar[bool] = False
+    """Whether some calls of this tool only read (`risk_for` says which): such a tool is offered
+    in the learner modes, where only its reading calls may run."""
 
     def risk_for(self, args: ArgsT) -> RiskClass:
         """The risk of this call; a tool whose calls differ (device commands) overrides it."""

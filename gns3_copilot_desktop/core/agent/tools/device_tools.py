@@ -352,6 +352,7 @@ class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
     )
     args_schema = RunDeviceCommandsArgs
     risk = "device-config"
+    read_calls = True
 
     def risk_for(self, args: RunDeviceCommandsArgs) -> RiskClass:
         """A read when every command only reads; device-config otherwise."""

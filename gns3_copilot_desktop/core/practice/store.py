@@ -1,0 +1,159 @@
+"""Where exercises are kept: a small SQLite file of their own, apart from the sessions.
+
+The sealed answer (which faults were injected, where, and how to undo them) is written here and
+nowhere else: never into a session's checkpoint, transcript or export, so the model that talks
+with the learner cannot receive it. `ExerciseRecord.sealed` is the only field that holds it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gns3_copilot_desktop.core.errors import CopilotError
+
+ExerciseStatus = Literal["planned", "cancelled", "active", "solved", "given_up"]
+_T = TypeVar("_T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS practice_exercises (
+    exercise_id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    record TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS practice_by_project ON practice_exercises (project_id, created_at);
+"""
+
+
+class PracticeError(CopilotError):
+    """An exercise cannot be prepared, found or moved on (the text says why)."""
+
+
+class InjectedFault(BaseModel):
+    """One fault as injected: the sealed part of an exercise."""
+
+    model_config = ConfigDict(extra="forbid")
+    fault_id: str
+    title: str
+    platform: str
+    node: str | None = None
+    """The node the fault is on (None for a link fault)."""
+    link_id: str | None = None
+    link_name: str | None = None
+    devices: list[str] = Field(default_factory=list)
+    params: dict[str, str] = Field(default_factory=dict)
+
+
+class ExerciseRecord(BaseModel):
+    """Everything about one exercise. ``sealed`` is the answer; `public` leaves it out."""
+
+    model_config = ConfigDict(extra="forbid")
+    exercise_id: str
+    project_id: str
+    session_id: str
+    difficulty: str
+    topic: str | None = None
+    fault_count: int
+    status: ExerciseStatus = "planned"
+    created_at: datetime
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    snapshot_id: str | None = None
+    snapshot_name: str | None = None
+    started_nodes: list[str] = Field(default_factory=list)
+    hints_used: int = 0
+    checks_run: int = 0
+    score: int | None = None
+    sealed: list[InjectedFault] = Field(default_factory=list)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the answer may be shown (solved or given up)."""
+        return self.status in ("solved", "given_up")
+
+    def public(self) -> ExerciseRecord:
+        """The record without the answer, unless the exercise ended."""
+        return self if self.ended else self.model_copy(update={"sealed": []})
+
+
+class ExerciseStore:
+    """The exercises of every project of one database file."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = asyncio.Lock()
+        self._ready = False
+
+    async def save(self, record: ExerciseRecord) -> None:
+        """Insert or replace an exercise."""
+        text = record.model_dump_json()
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT OR REPLACE INTO practice_exercises VALUES (?, ?, ?, ?, ?)",
+                (
+                    record.exercise_id,
+                    record.project_id,
+                    record.session_id,
+                    text,
+                    record.created_at.isoformat(),
+                ),
+            )
+
+        await self._run(write)
+
+    async def get(self, exercise_id: str) -> ExerciseRecord:
+        """One exercise; `PracticeError` when there is none."""
+
+        def read(conn: sqlite3.Connection) -> Any:
+            return conn.execute(
+                "SELECT record FROM practice_exercises WHERE exercise_id = ?", (exercise_id,)
+            ).fetchone()
+
+        row = await self._run(read)
+        if row is None:
+            raise PracticeError(f"There is no exercise {exercise_id}.")
+        return ExerciseRecord.model_validate_json(row[0])
+
+    async def list_for_project(self, project_id: str) -> list[ExerciseRecord]:
+        """The project's exercises, newest first (answers included: for the engine)."""
+
+        def read(conn: sqlite3.Connection) -> Any:
+            return conn.execute(
+                "SELECT record FROM practice_exercises WHERE project_id = ? "
+                "ORDER BY created_at DESC",
+                (project_id,),
+            ).fetchall()
+
+        return [ExerciseRecord.model_validate_json(r[0]) for r in await self._run(read)]
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        async with self._lock:
+            return await asyncio.to_thread(self._in_thread, work)
+
+    def _in_thread(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        if not self._ready:
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._path.touch(mode=0o600, exist_ok=True)
+        conn = sqlite3.connect(self._path)
+        try:
+            if not self._ready:
+                conn.executescript(_SCHEMA)
+                self._ready = True
+            with conn:
+                return work(conn)
+        finally:
+            conn.close()
+
+
+def now() -> datetime:
+    """The current time (UTC)."""
+    return datetime.now(UTC)

@@ -1,0 +1,103 @@
+"""Practice engine pieces without a lab: parsing device output, the sealed card, the record
+that hides its answer, the store, and the draw that avoids repeats."""
+
+from __future__ import annotations
+
+import ipaddress
+import random
+from pathlib import Path
+
+import pytest
+
+from gns3_copilot_desktop.core.practice import engine as eng
+from gns3_copilot_desktop.core.practice.catalog import load_catalog
+from gns3_copilot_desktop.core.practice.store import (
+    ExerciseRecord,
+    ExerciseStore,
+    InjectedFault,
+    now,
+)
+
+VPCS_SHOW_IP = """NAME        : PC1[1]
+IP/MASK     : 192.0.2.1/24
+GATEWAY     : 192.0.2.254
+DNS         :
+MAC         : 00:50:79:66:68:00
+"""
+
+
+def _record(**kw: object) -> ExerciseRecord:
+    base: dict[str, object] = {
+        "exercise_id": "e1",
+        "project_id": "p",
+        "session_id": "s",
+        "difficulty": "intermediate",
+        "fault_count": 1,
+        "created_at": now(),
+        "sealed": [
+            InjectedFault(
+                fault_id="vpcs-wrong-mask", title="t", platform="vpcs", node="PC1",
+                devices=["PC1", "PC2"],
+            )
+        ],
+    }  # fmt: skip
+    return ExerciseRecord.model_validate(base | kw)
+
+
+def test_vpcs_show_ip_is_read() -> None:
+    address, gateway = eng._vpcs_address(VPCS_SHOW_IP)
+    assert address == ipaddress.IPv4Interface("192.0.2.1/24") and gateway == "192.0.2.254"
+    assert eng._vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
+
+
+@pytest.mark.parametrize(
+    ("output", "answered"),
+    [
+        ("192.0.2.2 icmp_seq=1 ttl=64 time=1.0 ms", True),  # VPCS
+        ("64 bytes from 192.0.2.2: icmp_seq=1 ttl=64", True),  # Linux
+        ("Success rate is 66 percent (2/3)", True),  # IOS
+        ("192.0.2.2 icmp_seq=1 timeout\n192.0.2.2 icmp_seq=2 timeout", False),
+        ("host (192.0.2.2) not reachable", False),
+        ("192.0.2.25 icmp_seq=1 ttl=64", False),  # another address
+        ("Success rate is 0 percent (0/5)", False),
+    ],
+)
+def test_a_ping_answer_is_recognised(output: str, answered: bool) -> None:
+    assert eng._ping_answered(output, "192.0.2.2") is answered
+
+
+def test_the_card_and_the_public_record_hold_no_answer() -> None:
+    record = _record()
+    card = eng._inject_approval(record)
+    assert card.summary == "inject 1 intermediate fault on 2 devices"
+    assert "wrong-mask" not in card.model_dump_json() and card.destructive
+    assert record.public().sealed == []
+    assert _record(status="solved").public().sealed == record.sealed
+
+
+@pytest.mark.asyncio
+async def test_the_store_keeps_records_per_project(tmp_path: Path) -> None:
+    store = ExerciseStore(tmp_path / "practice.db")
+    await store.save(_record())
+    await store.save(_record(exercise_id="e2", project_id="other"))
+    assert [r.exercise_id for r in await store.list_for_project("p")] == ["e1"]
+    assert (await store.get("e1")).sealed[0].fault_id == "vpcs-wrong-mask"
+    assert (tmp_path / "practice.db").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_used_fault_is_drawn_only_when_no_other_remains() -> None:
+    catalog = load_catalog()
+    engine = eng.PracticeEngine.__new__(eng.PracticeEngine)
+    engine._rng = random.Random(7)
+    pool = [
+        eng._Candidate(catalog.get(fid), "vpcs", f"node:{n}", [n], {})
+        for fid in ("vpcs-wrong-address", "vpcs-no-address")
+        for n in ("PC1", "PC2")
+    ]
+    for _ in range(20):
+        [picked] = engine._draw(pool, 1, {"vpcs-wrong-address"})
+        assert picked.fault.id == "vpcs-no-address"
+    [picked] = engine._draw(pool, 1, {"vpcs-wrong-address", "vpcs-no-address"})
+    assert picked.fault.id in {"vpcs-wrong-address", "vpcs-no-address"}
+    two = engine._draw(pool, 2, set())
+    assert len({c.fault.id for c in two}) == 2 and len({c.target for c in two}) == 2
