@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 
 TOKEN_CHECK_MS = 2_000
 # A turn's error chunk for a refused login, and the name of the `Gns3AuthError` raised before one.
+RELIST_AFTER_RECONNECT_S = 2.0
 AUTH_ERROR_KIND = GNS3_AUTH_ERROR_KIND
 EXPLICIT_MODEL_ID = "command-line"
 """The model picker's entry for the model given on the command line (not a profile id)."""
@@ -534,10 +535,16 @@ class CopilotHeader(QWidget):
         spawn(self._catch_up(), name="projects-after-reconnect")
 
     async def _catch_up(self) -> None:
-        """The project events sent while the server was unreachable are lost: list again."""
-        await self._quiet_refresh()
-        if not self._closed:
-            self._fill_projects()
+        """The project events sent while the server was unreachable are lost: list again, and
+        once more a moment later (an event sent while the server was still setting up the new
+        subscription is lost too)."""
+        for delay in (0.0, RELIST_AFTER_RECONNECT_S):
+            await asyncio.sleep(delay)
+            if self._closed:
+                return
+            await self._quiet_refresh()
+            if not self._closed:
+                self._fill_projects()
 
     def _watch_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or self._closed:
