@@ -1,0 +1,1 @@
+"""Lab plans: a declarative lab, validated, compared with the project, applied, verified, undone."""
