@@ -622,7 +622,8 @@ class CopilotHeader(QWidget):
             )
         if self.backend.is_remote:
             return None  # the copilot service answers with its own model
-        return await self.workspace.model_problem()
+        problem = await self.workspace.model_problem()
+        return core_text(problem) if problem is not None else None
 
     def open_settings(self) -> SettingsDialog:
         """Show the settings dialog; saved changes apply at once."""

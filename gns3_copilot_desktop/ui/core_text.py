@@ -137,6 +137,81 @@ _PHRASES += [
     ),
 ]
 
+# Why a model cannot be used (model_factory's ModelConfigError): the composer and the settings.
+_PHRASES += [
+    (
+        r"No language model is configured\. Add a model in Settings, or set OPENAI_API_KEY, "
+        r"ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST \(with GNS3_COPILOT_MODEL\)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, "
+            "ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).",
+        ),
+    ),
+    (
+        r"The model (.+) needs an API key: enter it in the model settings or set (\S+)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "The model %1 needs an API key: enter it in the model settings or set %2."
+        ),
+    ),
+    (
+        r"The model (.+) needs an API key: enter it in the model settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "The model %1 needs an API key: enter it in the model settings."
+        ),
+    ),
+    (
+        r"The model profile (.+) has no API key: enter it in the model settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "The model profile %1 has no API key: enter it in the model settings."
+        ),
+    ),
+    (
+        r"The model (.+) needs a base URL \(e\.g\. (\S+)\)\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model %1 needs a base URL (e.g. %2)."),
+    ),
+    (
+        r"The model (.+) cannot be used: (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "The model %1 cannot be used: %2"),
+    ),
+    (
+        r"The model (.+) could not be built\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model %1 could not be built."),
+    ),
+    (
+        r"The model (.+) does not accept tool calls \((.+)\)\. Choose a model that supports "
+        r"tools \(function calling\)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model %1 does not accept tool calls (%2). Choose a model that supports tools "
+            "(function calling).",
+        ),
+    ),
+    (
+        r"The model (.+) does not accept tool calls\.",
+        QT_TRANSLATE_NOOP("CoreText", "The model %1 does not accept tool calls."),
+    ),
+    (
+        r"OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:<model> "
+        r"\(e\.g\. ollama:llama3\.1:8b\)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:<model> "
+            "(e.g. ollama:llama3.1:8b).",
+        ),
+    ),
+    (
+        r"GNS3_COPILOT_MODEL=(.+) does not name a provider: write it as provider:model, with "
+        r"provider one of (.+)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with "
+            "provider one of %2.",
+        ),
+    ),
+    (r"In (.+?): (.+)\.", QT_TRANSLATE_NOOP("CoreText", "In %1: %2.")),
+]
+
 # The errors a turn ends with (model_factory.map_provider_error, turn.py, the store, the guard).
 _PHRASES += [
     (

@@ -39,6 +39,7 @@ from gns3_copilot_desktop.core.settings import LlmProfile, Settings
 from gns3_copilot_desktop.ui.a11y import name_buttons
 from gns3_copilot_desktop.ui.console_logins import ConsoleLoginsTab
 from gns3_copilot_desktop.ui.copilot_service_tab import CopilotServiceTab
+from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 
@@ -304,7 +305,7 @@ class SettingsDialog(QDialog):
             try:
                 stored = await self._actions.load_api_key(profile_id) is not None
             except CopilotError as exc:
-                self.test_label.setText(exc.user_message)
+                self.test_label.setText(core_text(exc.user_message))
                 return
         text = (
             QCoreApplication.translate("SettingsDialog", "A key is stored in the OS keyring")
@@ -461,7 +462,7 @@ class SettingsDialog(QDialog):
         try:
             models = await self._actions.list_ollama_models(host)
         except CopilotError as exc:
-            self.test_label.setText(exc.user_message)
+            self.test_label.setText(core_text(exc.user_message))
             return
         if not models:
             self.test_label.setText(
@@ -496,7 +497,7 @@ class SettingsDialog(QDialog):
         try:
             text = await self._actions.test_connection(profile, key)
         except CopilotError as exc:
-            self.test_label.setText(exc.user_message)
+            self.test_label.setText(core_text(exc.user_message))
         else:
             self.test_label.setText(text)
         finally:

@@ -394,160 +394,160 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="111" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="116" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="120" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="371" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="372" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="357" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="362" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="363" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="412" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="486" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="487" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="679" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="682" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="675" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="683" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="681" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="689" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="693" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="705" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="703" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="711" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="725" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="733" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="735" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="743" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -601,7 +601,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="383" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -807,267 +807,327 @@
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="145" />
+        <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
+        <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="153" />
+        <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
+        <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <source>The model %1 needs an API key: enter it in the model settings.</source>
+        <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <source>The model profile %1 has no API key: enter it in the model settings.</source>
+        <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
+        <source>The model %1 needs a base URL (e.g. %2).</source>
+        <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="173" />
+        <source>The model %1 cannot be used: %2</source>
+        <translation>无法使用模型 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="177" />
+        <source>The model %1 could not be built.</source>
+        <translation>无法创建模型 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="182" />
+        <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
+        <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="190" />
+        <source>The model %1 does not accept tool calls.</source>
+        <translation>模型 %1 不支持工具调用。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="195" />
+        <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
+        <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
+        <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
+        <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
+        <source>In %1: %2.</source>
+        <translation>在%1中：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="219" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="236" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="244" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="252" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="266" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="273" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="280" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="312" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="248" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="321" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="258" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="331" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="342" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="343" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="344" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="345" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="346" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="274" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="347" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="275" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="276" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="349" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="277" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="350" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="351" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="352" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="285" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="358" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="359" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="360" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="361" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="362" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="363" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="291" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="364" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="293" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="366" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="295" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="368" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="369" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="297" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="370" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="298" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="371" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="299" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="372" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="301" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="374" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="375" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="376" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="304" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="377" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="378" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="306" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="379" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1477,266 +1537,266 @@
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="54" />
         <source>Ollama (local)</source>
         <translation>Ollama（本机）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="58" />
         <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="101" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="118" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="138" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="151" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="162" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="170" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="173" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="221" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="193" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
         <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="211" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="311" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="313" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="352" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="384" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="388" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="399" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="400" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="419" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="442" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="453" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="469" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="492" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="511" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="518" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="521" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="553" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="555" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="558" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="562" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="564" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="570" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="577" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="586" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="591" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="602" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>

@@ -64,3 +64,51 @@ def test_the_command_line_model_is_the_pickers_entry_and_enables_the_composer(
     assert app.panel.composer.edit.isEnabled()
 
     assert combo.currentText().endswith("(command line)")  # still after the login
+
+
+def test_a_profile_without_its_key_is_explained_in_chinese_in_the_composer(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    """The composer's reason comes from the core's ModelConfigError: shown in the UI language."""
+    from PyQt6.QtWidgets import QApplication
+
+    from gns3_copilot_desktop.app import install_translator, remove_translator
+
+    url = normalize_server_url(gns3_server.base_url)
+    config = tmp_path / "home" / "config"
+    config.mkdir(parents=True)
+    profile = {"id": "p1", "name": "My GPT", "provider": "openai", "model": "gpt-4o-mini"}
+    settings = {
+        "servers": [{"url": url, "username": gns3_server.username}],
+        "current_server": url,
+        "llm_profiles": [profile],
+        "active_llm_profile": "p1",
+    }
+    (config / "settings.json").write_text(json.dumps(settings))
+    app_keyring.items[(f"gns3-copilot:gns3-jwt:{url}", gns3_server.username)] = gns3_token
+    qt_app = QApplication.instance()
+    assert isinstance(qt_app, QApplication)
+    translator = install_translator(qt_app, "zh_CN")
+    assert translator is not None
+    try:
+        app = copilot_app(model_base_url=None, model_name=None)
+        project_id = e2e_project["project_id"]
+        header = app.header
+        qtbot.waitUntil(lambda: header.project_combo.findData(project_id) >= 0, timeout=WAIT_MS)
+        header.project_combo.setCurrentIndex(header.project_combo.findData(project_id))
+        header.project_combo.activated.emit(header.project_combo.currentIndex())
+        qtbot.waitUntil(lambda: header.backend.project_id == project_id, timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: "API" in (app.panel.composer.disabled_reason or ""), timeout=WAIT_MS
+        )
+        reason = app.panel.composer.disabled_reason or ""
+        assert "My GPT" in reason and "API 密钥" in reason, reason
+        assert "enter it" not in reason
+    finally:
+        remove_translator(qt_app, translator)

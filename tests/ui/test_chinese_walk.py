@@ -62,6 +62,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # Values that come from the lab, the model or the user, not from the app
 DATA = re.compile(
     r"(create_nodes|configure_devices|delete_nodes|get_topology|list_projects|[a-z]+_[a-z_]+|"
+    r"[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?|[a-z]+:[\w.:-]+|"
     r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|interface .*|router ospf.*|network .*|"
     r"ip address .*|no shutdown|show \S+.*|c7200|R\d+|PC\d+|SW\d+|sk-\S+|"
     r"“[^”]*”|'[^']*'|\"[^\"]*\"|"
@@ -275,6 +276,46 @@ def test_the_errors_and_notices_of_the_core_read_in_chinese(chinese: QTranslator
         map_provider_error(httpx.ReadTimeout("slow", request=request)).user_message,
         small.notice or "",
         none.notice or "",
+    ]
+    left = []
+    for text in messages:
+        shown = core_text(text)
+        words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
+        if words or shown == text:
+            left.append(f"{text!r} -> {shown!r}")
+    assert left == [], "\n".join(left)
+
+
+def test_why_a_model_cannot_be_used_reads_in_chinese(chinese: QTranslator) -> None:
+    """The composer and the settings show these (a missing key, a missing base URL...)."""
+    from gns3_copilot_desktop.core.agent.model_factory import (
+        LlmConfig,
+        create_base_model,
+        resolve_llm_config,
+    )
+    from gns3_copilot_desktop.core.errors import ModelConfigError
+    from gns3_copilot_desktop.ui.core_text import core_text
+
+    def message(work: object) -> str:
+        try:
+            if asyncio.iscoroutine(work):
+                asyncio.run(work)
+            else:
+                assert callable(work)
+                work()
+        except ModelConfigError as exc:
+            return exc.user_message
+        raise AssertionError("no ModelConfigError")
+
+    profile = LlmProfile(id="p1", name="My GPT", provider="openai", model="gpt-4o-mini")
+    messages = [
+        message(resolve_llm_config(None, None, None, {})),
+        message(resolve_llm_config(None, profile, None, {})),
+        message(resolve_llm_config(None, None, None, {"OLLAMA_HOST": "127.0.0.1:11434"})),
+        message(resolve_llm_config(None, None, None, {"GNS3_COPILOT_MODEL": "mystery"})),
+        message(lambda: create_base_model(LlmConfig(provider="openai", model="gpt-4o-mini"))),
+        message(lambda: create_base_model(LlmConfig(provider="anthropic", model="claude-x"))),
+        message(lambda: create_base_model(LlmConfig(provider="openai_compatible", model="m"))),
     ]
     left = []
     for text in messages:
