@@ -246,7 +246,6 @@ def test_the_errors_and_notices_of_the_core_read_in_chinese(chinese: QTranslator
     from gns3_copilot_desktop.core.agent.turn import INTERNAL_ERROR
     from gns3_copilot_desktop.core.sessions.recovery import Recovery
     from gns3_copilot_desktop.core.sessions.store import FOREIGN_TEXT, recovered_text
-    from gns3_copilot_desktop.ui.core_text import core_text
 
     request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
     small = plan_call(
@@ -277,12 +276,7 @@ def test_the_errors_and_notices_of_the_core_read_in_chinese(chinese: QTranslator
         small.notice or "",
         none.notice or "",
     ]
-    left = []
-    for text in messages:
-        shown = core_text(text)
-        words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
-        if words or shown == text:
-            left.append(f"{text!r} -> {shown!r}")
+    left = _untranslated(messages)
     assert left == [], "\n".join(left)
 
 
@@ -294,7 +288,6 @@ def test_why_a_model_cannot_be_used_reads_in_chinese(chinese: QTranslator) -> No
         resolve_llm_config,
     )
     from gns3_copilot_desktop.core.errors import ModelConfigError
-    from gns3_copilot_desktop.ui.core_text import core_text
 
     def message(work: object) -> str:
         try:
@@ -317,10 +310,18 @@ def test_why_a_model_cannot_be_used_reads_in_chinese(chinese: QTranslator) -> No
         message(lambda: create_base_model(LlmConfig(provider="anthropic", model="claude-x"))),
         message(lambda: create_base_model(LlmConfig(provider="openai_compatible", model="m"))),
     ]
+    left = _untranslated(messages)
+    assert left == [], "\n".join(left)
+
+
+def _untranslated(messages: list[str]) -> list[str]:
+    """The core texts that still read in English through `core_text`."""
+    from gns3_copilot_desktop.ui.core_text import core_text
+
     left = []
     for text in messages:
         shown = core_text(text)
         words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
         if words or shown == text:
             left.append(f"{text!r} -> {shown!r}")
-    assert left == [], "\n".join(left)
+    return left
