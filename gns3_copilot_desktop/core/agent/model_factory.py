@@ -14,6 +14,8 @@ endpoint the user chose, when a call is made.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import importlib.util
 import json
 import logging
@@ -314,12 +316,31 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
     return warm_up(CompatibleChatOpenAI(model=config.model, quirks=quirks, **kwargs))
 
 
+_FIRST_CALL_MODULES = (
+    "anyio._backends._asyncio",
+    "anyio._core._sockets",
+    "anyio.streams.memory",
+    "anyio.streams.stapled",
+    "langchain_core.messages.block_translators.langchain_v0",
+    "langchain_core.tracers.context",
+    "langchain_core.tracers.run_collector",
+    "langchain_core.tracers.stdout",
+)
+
+
 def warm_up(model: ChatOpenAI) -> ChatOpenAI:
     """Load now what the openai SDK imports on its first request (the chat resources, the
     streaming helpers: ~80 ms of imports that stalled the event loop in the first turn). Call it
-    where the model is built, off the loop (the app builds it in a thread)."""
+    where the model is built, off the loop (the app builds it in a thread).
+
+    The modules the first streamed call imports (anyio's asyncio backend under httpx, the
+    callback tracers, the message translators) are loaded here too: ~20 ms of the loop's own
+    CPU in the first turn otherwise (``BENCH_AGENT_GC_FREEZE=1 python -m bench agent``)."""
     import openai.lib.streaming.chat  # noqa: F401
 
+    for name in _FIRST_CALL_MODULES:
+        with contextlib.suppress(ImportError):  # a library's internals move between versions
+            importlib.import_module(name)
     client = getattr(model, "root_async_client", None)
     if client is not None:
         _ = client.chat.completions  # resolves the lazily imported resources
