@@ -137,6 +137,68 @@ _PHRASES += [
     ),
 ]
 
+# What the GNS3 server answered or failed to (core/gns3/_errors.py): headers, banners, login.
+_PHRASES += [
+    (
+        r"The authentication with (\S+) expired or is invalid \((.+)\)\. Please log in again\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The authentication with %1 expired or is invalid (%2). Please log in again.",
+        ),
+    ),
+    (
+        r"(\S+) refused the login for '(.+)': (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "%1 refused the login for '%2': %3"),
+    ),
+    (
+        r"(\S+) failed to handle the request \(HTTP (\d+)\): (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "%1 failed to handle the request (HTTP %2): %3"),
+    ),
+    (
+        r"Could not connect to (\S+): no answer within (\S+) s \(timed out\)\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "Could not connect to %1: no answer within %2 s (timed out)."
+        ),
+    ),
+    (
+        r"(\S+) did not answer within (\S+) s \(timed out\)\.",
+        QT_TRANSLATE_NOOP("CoreText", "%1 did not answer within %2 s (timed out)."),
+    ),
+    (
+        r"The TLS connection to (\S+) failed: (.+)\. If the server uses a self-signed "
+        r"certificate, set its CA certificate file in the server settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, "
+            "set its CA certificate file in the server settings.",
+        ),
+    ),
+    (
+        r"The host name of (\S+) could not be resolved \(DNS\): check the address\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "The host name of %1 could not be resolved (DNS): check the address."
+        ),
+    ),
+    (
+        r"(\S+) refused the connection: is the GNS3 server running and listening on that "
+        r"address and port\?",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "%1 refused the connection: is the GNS3 server running and listening on that "
+            "address and port?",
+        ),
+    ),
+    (
+        r"Could not connect to (\S+): (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "Could not connect to %1: %2"),
+    ),
+    (
+        r"The connection to (\S+) broke off: (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "The connection to %1 broke off: %2"),
+    ),
+    (r"Talking to (\S+) failed: (.+)", QT_TRANSLATE_NOOP("CoreText", "Talking to %1 failed: %2")),
+]
+
 # Why a model cannot be used (model_factory's ModelConfigError): the composer and the settings.
 _PHRASES += [
     (

@@ -601,7 +601,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -807,327 +807,382 @@
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="144" />
+        <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
+        <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="151" />
+        <source>%1 refused the login for '%2': %3</source>
+        <translation>%1 拒绝了“%2”的登录：%3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
+        <source>%1 failed to handle the request (HTTP %2): %3</source>
+        <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <source>Could not connect to %1: no answer within %2 s (timed out).</source>
+        <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
+        <source>%1 did not answer within %2 s (timed out).</source>
+        <translation>%1 在 %2 秒内没有应答（超时）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
+        <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
+        <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
+        <source>The host name of %1 could not be resolved (DNS): check the address.</source>
+        <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="185" />
+        <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
+        <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <source>Could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="197" />
+        <source>The connection to %1 broke off: %2</source>
+        <translation>与 %1 的连接中断：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="199" />
+        <source>Talking to %1 failed: %2</source>
+        <translation>与 %1 通信失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="215" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="221" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="227" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="233" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="237" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="241" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="246" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="268" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="274" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="283" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="244" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="308" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="316" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="323" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="330" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="337" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="344" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="352" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="360" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="376" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="385" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="395" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="342" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="406" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="407" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="408" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="410" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="411" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="412" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="414" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="415" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="416" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="358" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="359" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="362" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="364" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="368" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="369" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="370" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="434" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="372" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="374" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="378" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="379" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -331,6 +331,45 @@ async def shoot_error(out: Path) -> None:
     window.close()
 
 
+async def shoot_error_actions(out: Path, name: str = "error-actions") -> None:
+    """One banner of each kind with its action: the model settings, the login, Retry."""
+    backend = ScriptedBackend()
+    backend.add_turn(
+        error(
+            "The model provider rejected the API key (Incorrect API key provided). Check the "
+            "key in the model settings.",
+            "auth",
+        ),
+        done(),
+    )
+    backend.add_turn(
+        content("Reading the topology of the lab"),
+        error(
+            "The authentication with http://127.0.0.1:3080 expired or is invalid (Could not "
+            "validate credentials). Please log in again.",
+            "gns3_auth",
+        ),
+        done(),
+    )
+    backend.add_turn(
+        error(
+            "Could not reach the model provider (connection refused). Check the base URL and "
+            "the network.",
+            "provider",
+        ),
+        done(),
+    )
+    window, dock = make_window(backend, 1000, dock_width=460)
+    for number, question in enumerate(("Hello", "Show me the lab", "Start R1"), start=1):
+        dock.panel.send(question)
+        await wait_until(
+            lambda n=number: not dock.panel.composer.running and backend.streams_closed == n
+        )
+    dock.panel.view.jump_to_latest()
+    await grab(window, name, out)
+    window.close()
+
+
 async def shoot_history(
     out: Path, name: str, width: int, dock_width: int, answer: str = ANSWER
 ) -> None:
@@ -379,6 +418,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_history(out, "zh-CN-wide-sessions", 1400, 900, ANSWER_ZH)
         await shoot_approval(out, "zh-CN-approval-narrow", 800, 360)
         await shoot_first_run(out, "zh-CN-first-run")
+        await shoot_error_actions(out, "zh-CN-error-actions")
     finally:
         app.removeTranslator(translator)
 
@@ -396,6 +436,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("approval", lambda: shoot_approval(out)),
         ("approval-narrow", lambda: shoot_approval(out, "approval-narrow", 800, 360)),
         ("error", lambda: shoot_error(out)),
+        ("error-actions", lambda: shoot_error_actions(out)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
@@ -409,6 +450,7 @@ async def main(out: Path, only: str | None = None) -> None:
         await shoot_streaming(out, "dark-streaming")
         await shoot_history(out, "dark-wide-sessions", 1400, 900)
         await shoot_approval(out, "dark-approval")
+        await shoot_error_actions(out, "dark-error-actions")
     app.setPalette(QPalette())
 
 

@@ -57,6 +57,7 @@ ALLOWED = {
     "enable",  # Cisco's privileged mode: the word on the device
     "english",  # each language is listed by its own name
     "template",  # the "template:NAME" syntax of a console login
+    "ca",  # a CA certificate
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # Values that come from the lab, the model or the user, not from the app
@@ -314,14 +315,59 @@ def test_why_a_model_cannot_be_used_reads_in_chinese(chinese: QTranslator) -> No
     assert left == [], "\n".join(left)
 
 
-def _untranslated(messages: list[str]) -> list[str]:
-    """The core texts that still read in English through `core_text`."""
+def _untranslated(messages: list[str], data: tuple[str, ...] = ()) -> list[str]:
+    """The core texts that still read in English through `core_text` (``data``: the words of
+    a server or a library quoted in them, left as they came)."""
     from gns3_copilot_desktop.ui.core_text import core_text
 
     left = []
     for text in messages:
         shown = core_text(text)
+        for quoted in data:
+            shown = shown.replace(quoted, " ")
         words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
         if words or shown == text:
             left.append(f"{text!r} -> {shown!r}")
     return left
+
+
+def test_what_the_gns3_server_answered_reads_in_chinese(chinese: QTranslator) -> None:
+    """The login, header and banner texts of the GNS3 client's errors, made by its own code."""
+    import ssl
+
+    import httpx
+
+    from gns3_copilot_desktop.core.gns3._errors import (
+        expired_token_error,
+        status_error,
+        transport_error,
+    )
+
+    server = "http://127.0.0.1:3080"
+    request = httpx.Request("GET", f"{server}/v3/projects")
+
+    def answer(code: int) -> httpx.Response:
+        return httpx.Response(code, json={"message": "Bad things"}, request=request)
+
+    def failed(exc: httpx.HTTPError) -> str:
+        return transport_error(server, exc, 10).user_message
+
+    tls = httpx.ConnectError("handshake")
+    tls.__cause__ = ssl.SSLError("certificate verify failed")
+    messages = [
+        status_error(server, answer(401)).user_message,
+        status_error(server, answer(401), login_user="admin").user_message,
+        status_error(server, answer(500)).user_message,
+        expired_token_error(server).user_message,
+        failed(httpx.ConnectTimeout("slow", request=request)),
+        failed(httpx.ReadTimeout("slow", request=request)),
+        failed(tls),
+        failed(httpx.ConnectError("[Errno -2] Name or service not known")),
+        failed(httpx.ConnectError("[Errno 111] Connection refused")),
+        failed(httpx.ConnectError("unreachable network")),
+        failed(httpx.RemoteProtocolError("peer closed")),
+        failed(httpx.DecodingError("odd")),
+    ]
+    data = ("Bad things", "peer closed", "odd", "unreachable network", "certificate verify failed")
+    left = _untranslated(messages, data)
+    assert left == [], "\n".join(left)
