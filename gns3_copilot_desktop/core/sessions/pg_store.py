@@ -39,14 +39,13 @@ from gns3_copilot_desktop.core.sessions.models import (
     SessionSearchHit,
     TranscriptMessage,
 )
+from gns3_copilot_desktop.core.sessions.rows import merge_hits, message_row
 from gns3_copilot_desktop.core.sessions.search import MAX_WORDS
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 from gns3_copilot_desktop.core.sessions.store import (
     LEASE_S,
     SessionStore,
     StoreNotice,
-    _merge_hits,
-    _message_params,
     lease_is_free,
 )
 
@@ -356,7 +355,7 @@ class PostgresSessionStore:
                         "INSERT INTO copilot_transcript (thread_id, seq, message_id, role,"
                         " content, name, tool_call_id, tool_calls, metadata, created_at)"
                         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)",
-                        [_message_params(sid, m) for m in stored],
+                        [message_row(sid, m) for m in stored],
                     )
         except SessionNotFoundError:
             raise
@@ -462,7 +461,7 @@ class PostgresSessionStore:
             """,
             (match, options, match, self.project_id, match, limit + len(titles)),
         )
-        return _merge_hits(
+        return merge_hits(
             [(r["thread_id"], r["title"]) for r in titles],
             [
                 (r["thread_id"], r["title"], r["snip"], r["message_id"], r["seq"], r["role"])

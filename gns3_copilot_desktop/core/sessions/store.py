@@ -38,7 +38,6 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.core.sessions import schema
 from gns3_copilot_desktop.core.sessions.location import resolve_db_path
 from gns3_copilot_desktop.core.sessions.models import (
-    DEFAULT_TITLE,
     HIGHLIGHT_END,
     HIGHLIGHT_START,
     SessionInfo,
@@ -53,6 +52,7 @@ from gns3_copilot_desktop.core.sessions.ownership import (
     sign_sql,
 )
 from gns3_copilot_desktop.core.sessions.recovery import Recovery, corruption_reason, move_aside
+from gns3_copilot_desktop.core.sessions.rows import merge_hits, message_row
 from gns3_copilot_desktop.core.sessions.search import build_match_query
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 
@@ -387,7 +387,7 @@ class SessionStore:
                 await conn.executemany(
                     f"INSERT INTO copilot_transcript (thread_id, {_MESSAGE_COLUMNS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [_message_params(sid, m) for m in stored],
+                    [message_row(sid, m) for m in stored],
                 )
         return stored
 
@@ -491,7 +491,7 @@ class SessionStore:
         with _db_errors("search the conversations"):
             title_rows = list(await self._conn.execute_fetchall(_TITLE_SEARCH_SQL, (match, limit)))
             message_rows = await self._best_messages(match, limit + len(title_rows))
-        return _merge_hits(title_rows, message_rows, limit)
+        return merge_hits(title_rows, message_rows, limit)
 
     async def _best_messages(self, match: str, limit: int) -> list[Sequence[Any]]:
         """Per session, its best-ranked matching message (with a snippet), best sessions first."""
@@ -703,44 +703,3 @@ def lease_is_free(row: Sequence[Any], owner: str, now: float) -> bool:
 
 def _not_found(sid: str) -> SessionNotFoundError:
     return SessionNotFoundError(f"The conversation {sid} does not exist in this project.")
-
-
-def _message_params(sid: str, m: TranscriptMessage) -> tuple[Any, ...]:
-    tool_calls = (
-        json.dumps([c.model_dump(mode="json") for c in m.tool_calls]) if m.tool_calls else None
-    )
-    metadata = json.dumps(m.metadata, default=str) if m.metadata else None
-    return (
-        sid,
-        m.seq,
-        m.id,
-        m.role,
-        m.content,
-        m.name,
-        m.tool_call_id,
-        tool_calls,
-        metadata,
-        m.created_at.isoformat(),
-    )
-
-
-def _merge_hits(
-    title_rows: Iterable[Sequence[Any]], message_rows: Iterable[Sequence[Any]], limit: int
-) -> list[SessionSearchHit]:
-    hits: dict[str, SessionSearchHit] = {}
-    for sid, title in title_rows:
-        display = title or DEFAULT_TITLE
-        hits.setdefault(sid, SessionSearchHit(session_id=sid, title=display, snippet=display))
-    for sid, title, snip, mid, seq, role in message_rows:
-        if len(hits) >= limit:
-            break
-        if sid not in hits:
-            hits[sid] = SessionSearchHit(
-                session_id=sid,
-                title=title or DEFAULT_TITLE,
-                snippet=snip,
-                message_id=mid,
-                seq=seq,
-                role=role,
-            )
-    return list(hits.values())[:limit]
