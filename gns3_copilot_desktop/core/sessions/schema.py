@@ -6,7 +6,7 @@ triggers, so deleting a transcript row or a session also removes its words from 
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Must run before the first table exists: afterwards SQLite ignores it until a full VACUUM.
 FILE_PRAGMAS = ("PRAGMA auto_vacuum = INCREMENTAL", "PRAGMA journal_mode = WAL")
@@ -92,5 +92,17 @@ CREATE TRIGGER IF NOT EXISTS copilot_sessions_au AFTER UPDATE OF title ON copilo
 END;
 """
 
+# Version 2: which process runs a turn in a session (two app instances on one project). IF NOT
+# EXISTS: databases of the version before kept the table without a version of their own.
+SCHEMA_V2 = """
+CREATE TABLE IF NOT EXISTS copilot_turn_leases (
+    thread_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    expires REAL NOT NULL
+);
+"""
+
 # Index of the migration scripts: MIGRATIONS[n] brings a database from version n to n + 1.
-MIGRATIONS: dict[int, str] = {0: SCHEMA_V1}
+MIGRATIONS: dict[int, str] = {0: SCHEMA_V1, 1: SCHEMA_V2}

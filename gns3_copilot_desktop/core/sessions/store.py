@@ -63,9 +63,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BUSY_TIMEOUT_S = 10.0
 LEASE_S = 30.0
 """How long a running turn's claim on its session lasts without renewal (renewed every third)."""
-LEASES_SQL = """CREATE TABLE IF NOT EXISTS copilot_turn_leases (
-    thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
-    expires REAL NOT NULL)"""
 PAGE_MESSAGES = 100
 """Transcript messages read and validated per step (bounds the event loop's longest stall)."""
 
@@ -169,7 +166,6 @@ class SessionStore:
             checkpointer = AsyncSqliteSaver(conn, serde=StrictSerializer())
             await checkpointer.setup()
             await _migrate(conn)
-            await conn.execute(LEASES_SQL)
             await conn.commit()
             if owner_key is not None:
                 await _sign(conn, owner_key)

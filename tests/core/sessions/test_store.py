@@ -253,6 +253,34 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
         await SessionStore.open(db)
 
 
+@pytest.mark.parametrize("had_leases", [False, True])
+async def test_a_version_1_database_is_migrated_and_keeps_its_conversations(
+    tmp_path: Path, had_leases: bool
+) -> None:
+    """Version 1 had no lease table (or one created outside the versioning): it gains it."""
+    db = tmp_path / "v1.db"
+    async with await SessionStore.open(db) as store:
+        info = await store.create_session(title="Kept across the migration")
+    raw = sqlite3.connect(db)
+    raw.execute("DROP TABLE copilot_turn_leases")
+    if had_leases:
+        raw.execute(
+            "CREATE TABLE copilot_turn_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
+            " host TEXT NOT NULL, pid INTEGER NOT NULL, expires REAL NOT NULL)"
+        )
+    raw.execute("PRAGMA user_version = 1")
+    raw.commit()
+    raw.close()
+    async with await SessionStore.open(db) as store:
+        assert [s.title for s in await store.list_sessions()] == [info.title]
+        assert await store.claim_turn(info.id, "me") is None
+    raw = sqlite3.connect(db)
+    try:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    finally:
+        raw.close()
+
+
 async def test_closed_store_refuses_writes(tmp_path: Path) -> None:
     opened = await SessionStore.open(tmp_path / "c.db")
     await opened.close()
