@@ -65,4 +65,4 @@ echo "== mypy --strict" >&2
 export QT_QPA_PLATFORM=offscreen
 export GNS3_COPILOT_REQUIRE_SECRET_SERVICE=1
 echo "== pytest" >&2
-exec dbus-run-session -- bash tests/tools/with_keyring.sh .venv/bin/python -m pytest "$@"
+exec dbus-run-session -- bash tests/tools/with_keyring.sh .venv/bin/python -m pytest --durations=30 "$@"
