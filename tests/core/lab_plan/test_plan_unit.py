@@ -21,7 +21,9 @@ TEMPLATES = [
 
 def _switch(name: str, nid: str) -> Node:
     ports = [Port(name=f"Ethernet{i}", adapter_number=0, port_number=i) for i in range(8)]
-    return Node(node_id=nid, name=name, node_type="ethernet_switch", template_id="t-sw", ports=ports)
+    return Node(
+        node_id=nid, name=name, node_type="ethernet_switch", template_id="t-sw", ports=ports
+    )
 
 
 def _pc(name: str, nid: str) -> Node:
@@ -63,7 +65,12 @@ def test_rendering_per_platform() -> None:
     )
     assert render_config("vpcs", [item]) == ("ip 10.0.0.1/30 10.0.0.2", "save")
     ios = render_config("ios", [item], ospf=True)
-    assert ios[:4] == ("interface Ethernet0/0", "ip address 10.0.0.1 255.255.255.252", "no shutdown", "exit")
+    assert ios[:4] == (
+        "interface Ethernet0/0",
+        "ip address 10.0.0.1 255.255.255.252",
+        "no shutdown",
+        "exit",
+    )
     assert "network 10.0.0.0 0.0.0.3 area 0" in ios
     assert frr_lines([item], True)[:2] == ("interface Ethernet0/0", "ip address 10.0.0.1/30")
     [shell, _] = render_config("frr", [item], ospf=True)
