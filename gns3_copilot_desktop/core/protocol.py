@@ -80,6 +80,8 @@ class ApprovalRequest(BaseModel):
     diff: str | None = None
     """For a configuration push: each device's lines against its running configuration."""
     """What goes with it, read from the lab at the pause (``deletes R1 and its 3 links``)."""
+    plan: dict[str, Any] | None = None
+    """For ``plan_lab``: the diffed plan to draw (`LabDiff.to_json`)."""
 
 
 class ChatChunk(BaseModel):

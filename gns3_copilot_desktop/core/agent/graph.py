@@ -71,7 +71,7 @@ from gns3_copilot_desktop.core.agent.repeats import (
 )
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult, progress
-from gns3_copilot_desktop.core.agent.tools.base import truncate_text
+from gns3_copilot_desktop.core.agent.tools.base import CallRefusedError, truncate_text
 from gns3_copilot_desktop.core.agent.topology import topology_summary
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import (
@@ -349,6 +349,7 @@ class _PendingCall:
             destructive=tool.is_destructive(self.resolved.args),
             consequence=(note or {}).get("text"),
             diff=(note or {}).get("diff"),
+            plan=json.loads(note["plan"]) if note and note.get("plan") else None,
         )
 
     async def consequence(self, ctx: RunContext) -> dict[str, str] | None:
@@ -361,7 +362,11 @@ class _PendingCall:
                 return {"text": found}
             if found is not None:
                 note = {"text": found.text}
+                if found.plan is not None:
+                    note["plan"] = json.dumps(found.plan)
                 return note | ({"diff": found.diff} if found.diff else {})
+        except CallRefusedError as exc:  # no card: the model is told why
+            return {"refused": exc.user_message}
         except CopilotError as exc:
             log.info("no consequence for %s: %s", self.name, exc.user_message)
         except Exception:  # a bug here must not block the approval
@@ -425,7 +430,8 @@ async def gate_calls(
     waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
     found = await asyncio.gather(*(c.consequence(ctx) for c in waiting))
     notes = {c.call_id: note for c, note in zip(waiting, found, strict=True) if note}
-    return answer, [c.call_id for c in waiting], notes
+    asked = [c.call_id for c in waiting if "refused" not in notes.get(c.call_id, {})]
+    return answer, asked, notes
 
 
 DUPLICATE_ID_TEXT = (
@@ -462,9 +468,12 @@ class _ToolNode:
         calls = _pending_calls(
             last, self._tools, state.get("mode") or ctx.mode, state.get("messages") or []
         )
+        notes = state.get("approval_notes") or {}
         for call in calls:
             if call.call_id.startswith(_RENAMED_PREFIX):
                 call.resolved = ToolResult.error(DUPLICATE_ID_TEXT, reason="duplicate_ids")
+            elif refused := notes.get(call.call_id, {}).get("refused"):
+                call.resolved = ToolResult.error(f"Error: {refused}", reason="refused")
         fixed = state.get("awaiting")
         # A step paused by an older version has no list: every change call waits then.
         awaiting = (

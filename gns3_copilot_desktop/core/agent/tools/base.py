@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import RiskClass
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
@@ -51,6 +52,13 @@ class Consequence:
 
     text: str
     diff: str | None = None
+    plan: dict[str, Any] | None = None
+    """A lab plan for the card to draw (JSON-able: tables, positions, states)."""
+
+
+class CallRefusedError(CopilotError):
+    """Raised by `AgentTool.consequence` when the call cannot run at all (a lab plan that does
+    not validate): the model is told why and no approval card is shown."""
 
 
 class AgentTool(ABC, Generic[ArgsT]):

@@ -11,6 +11,7 @@ from gns3_copilot_desktop.core.agent.tools.change_tools import node_change_tools
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess, device_tools
 from gns3_copilot_desktop.core.agent.tools.inspect_tools import inspect_tools
 from gns3_copilot_desktop.core.agent.tools.link_tools import link_change_tools
+from gns3_copilot_desktop.core.agent.tools.plan_tools import plan_tools
 from gns3_copilot_desktop.core.agent.tools.power_tools import power_tools
 from gns3_copilot_desktop.core.agent.tools.project_tools import project_change_tools
 from gns3_copilot_desktop.core.agent.tools.registry import ToolRegistry
@@ -22,6 +23,7 @@ def network_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
         *inspect_tools(),
         *node_change_tools(),
         *link_change_tools(),
+        *plan_tools(),
         *power_tools(),
         *project_change_tools(),
         *capture_tools(),

@@ -23,6 +23,7 @@ RISKS = {
     "delete_nodes": "change",
     "create_links": "change",
     "delete_links": "change",
+    "plan_lab": "change",
     "start_nodes": "change",
     "stop_nodes": "change",
     "suspend_nodes": "change",

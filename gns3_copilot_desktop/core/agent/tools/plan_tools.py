@@ -1,0 +1,125 @@
+"""``plan_lab``: a whole lab declared at once, validated, shown as one plan, applied, verified.
+
+The plan is validated and compared with the project before the approval (`consequence`): a plan
+that does not validate is refused with every problem named and no card is shown; one that does
+goes to the card as its summary (``add 3 nodes, 4 links; configure 2 devices``) and its data
+(tables and picture). After approval the tool validates again (the lab may have changed while the
+user read the card), applies after a snapshot, verifies, and reports the snapshot for undo.
+
+A plan the project already matches still shows its card (saying "nothing to change"): whether a
+call needs approval is decided from its arguments alone, before the lab is read. Approving it
+runs nothing and answers "nothing to do".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.tools import progress
+from gns3_copilot_desktop.core.agent.tools.base import (
+    AgentTool,
+    CallRefusedError,
+    Consequence,
+    ToolResult,
+)
+from gns3_copilot_desktop.core.agent.tools.common import error_result, project_topology
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.lab_plan.apply import apply_diff, verify_plan
+from gns3_copilot_desktop.core.lab_plan.diff import LabDiff, diff_plan
+from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
+from gns3_copilot_desktop.core.lab_plan.validate import PlanInvalidError, validate_plan
+
+NOTHING_TO_DO = "Nothing to do: the project already matches this plan."
+
+
+async def plan_diff(spec: LabSpec, ctx: RunContext) -> LabDiff:
+    """Validate `spec` against the live project and compare; `PlanInvalidError` when it fails."""
+    templates = await ctx.client.list_templates()
+    topology = await project_topology(ctx)
+    return diff_plan(validate_plan(spec, templates, topology.nodes, topology.links))
+
+
+class PlanLabTool(AgentTool[LabSpec]):
+    """Build or extend a lab from a declarative plan, as one approved change."""
+
+    name = "plan_lab"
+    description = (
+        "Build or extend the lab from one declarative plan: nodes (name, template, optional "
+        "x/y), links (ends by node and port name, or port 'any' for the lowest free port), "
+        "subnets, addresses per interface with gateways, OSPF per node, host pairs that should "
+        "reach each other, and explicit removals. Existing matching nodes and links are kept, "
+        "nothing is deleted unless listed in 'remove'. The user approves the whole plan once; "
+        "it is applied after a snapshot (undoable), then verified by pings."
+    )
+    args_schema = LabSpec
+    risk = "change"
+
+    def summary(self, args: LabSpec) -> str:
+        """``plan a lab of 5 nodes and 4 links``."""
+        text = f"plan a lab of {len(args.nodes)} nodes and {len(args.links)} links"
+        return text + (f", removing {len(args.remove)}" if args.remove else "")
+
+    def is_destructive(self, args: LabSpec) -> bool:
+        """A plan with removals deletes things."""
+        return bool(args.remove)
+
+    async def consequence(self, args: LabSpec, ctx: RunContext) -> Consequence:
+        """The diff's summary and data; a plan that does not validate is refused here."""
+        try:
+            diff = await plan_diff(args, ctx)
+        except PlanInvalidError as exc:
+            raise CallRefusedError(exc.user_message) from exc
+        return Consequence(text=diff.summary(), plan=diff.to_json())
+
+    async def run(self, args: LabSpec, ctx: RunContext) -> ToolResult:
+        """Validate again, apply after a snapshot, verify."""
+        try:
+            diff = await plan_diff(args, ctx)
+        except CopilotError as exc:
+            return error_result(exc)
+        if diff.is_empty:
+            return ToolResult(text=NOTHING_TO_DO, structured={"plan": diff.to_json()})
+
+        def told(step: str, done: int, total: int, text: str) -> None:
+            progress.report(f"[{done}/{total}] {text}")
+
+        report = await apply_diff(
+            ctx.client, ctx.project_id, diff, server_url=ctx.server_url, progress=told
+        )
+        structured: dict[str, Any] = {
+            "plan": diff.to_json(),
+            "snapshot_id": report.snapshot_id,
+            "snapshot_name": report.snapshot_name,
+            "done": report.done,
+            "not_done": report.not_done,
+            "added_nodes": report.added_nodes,
+            "added_links": report.added_links,
+        }
+        ports = diff.auto_ports()
+        port_text = f"\nPorts chosen: {', '.join(ports)}." if ports else ""
+        if not report.ok:
+            undo = (
+                f" The snapshot {report.snapshot_name!r} holds the lab as it was."
+                if report.snapshot_id
+                else ""
+            )
+            return ToolResult.error(
+                f"Error: the plan stopped at {report.failed}. Done: "
+                f"{', '.join(report.done) or 'nothing'}. Not done: {', '.join(report.not_done)}."
+                f"{undo}{port_text}",
+                **structured,
+            )
+        checks = await verify_plan(ctx.client, ctx.project_id, diff, server_url=ctx.server_url)
+        structured["checks"] = [{"check": c.check, "passed": c.passed} for c in checks]
+        lines = [f"- {'PASS' if c.passed else 'FAIL'} {c.check}" for c in checks]
+        return ToolResult(
+            text=f"Applied: {diff.summary()} (snapshot {report.snapshot_name!r} taken before, "
+            f"for undo).{port_text}\nChecks:\n" + "\n".join(lines),
+            structured=structured,
+        )
+
+
+def plan_tools() -> list[AgentTool[Any]]:
+    """The lab plan tool."""
+    return [PlanLabTool()]
