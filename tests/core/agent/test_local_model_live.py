@@ -90,7 +90,9 @@ async def test_a_tool_turn_never_changes_the_lab_without_approval(
 ) -> None:
     service = await make_service(project_id=lab.project.project_id, tools=network_registry())
     session = await service.create_session()
-    ctx = _context(lab, llama_tap, max_tokens=64, max_steps=5)
+    # Two steps: the tool call and the answer after it (each step re-reads ~5k tokens of tools
+    # on two cores: five steps took 80 s of the suite's budget for nothing more)
+    ctx = _context(lab, llama_tap, max_tokens=64, max_steps=2)
 
     chunks = await collect(
         service.stream_chat("Delete the node PC1 from my lab.", session.id, context=ctx)
@@ -100,7 +102,7 @@ async def test_a_tool_turn_never_changes_the_lab_without_approval(
     nodes = {n.name for n in await lab.client.list_nodes(lab.project.project_id)}
     assert nodes == {"PC1", "PC2"}  # whatever the model asked, nothing ran without approval
     requests = llama_tap.chat_requests()
-    assert len(requests) <= 6  # bounded by max_steps (+ the title): no retry loop
+    assert len(requests) <= 3  # bounded by max_steps (+ the title): no retry loop
     for request in requests:
         for message in request.messages:
             if message.get("role") == "assistant" and message.get("tool_calls"):
