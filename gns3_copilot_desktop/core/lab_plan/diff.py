@@ -12,7 +12,12 @@ from typing import Any
 
 from gns3_copilot_desktop.core.agent.tools.layout import place_nodes
 from gns3_copilot_desktop.core.gns3.models import Link, Node
-from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
+from gns3_copilot_desktop.core.lab_plan.picture import (
+    LabPicture,
+    PictureLink,
+    PictureNode,
+    picture_to_json,
+)
 from gns3_copilot_desktop.core.lab_plan.validate import LinkPlan, NodePlan, ValidatedPlan
 
 
@@ -108,6 +113,7 @@ class LabDiff:
             ],
             "configs": {name: list(lines) for name, lines in self.configs.items()},
             "positions": {name: list(xy) for name, xy in self.positions.items()},
+            "picture": picture_to_json(plan_picture(self)),
         }
 
 
