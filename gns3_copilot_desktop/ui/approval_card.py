@@ -44,6 +44,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backend import UserDecision
 from gns3_copilot_desktop.ui.core_text import argument_name, core_text
+from gns3_copilot_desktop.ui.plan_view import PlanView
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -300,6 +301,11 @@ class ApprovalItem(QFrame):
             self.diff_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             layout.addWidget(self.diff_view)
 
+        self.plan_view: PlanView | None = None
+        if request.plan:
+            # A lab plan: its drawing and tables; the spec itself goes under Details.
+            self.plan_view = PlanView(request.plan, self.body)
+            layout.addWidget(self.plan_view)
         props: dict[str, Any] = (request.arguments_schema or {}).get("properties", {})
         names = list(props) + [k for k in request.arguments if k not in props]
         self.text_blocks: dict[tuple[int, str], QPlainTextEdit] = {}
@@ -314,7 +320,7 @@ class ApprovalItem(QFrame):
                 self._add_blocks(layout, blocks)
                 continue
             row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
-            if is_internal(name, value, props.get(name, {})):
+            if self.plan_view is not None or is_internal(name, value, props.get(name, {})):
                 detail_rows.append(row)
             else:
                 main_rows.append(row)

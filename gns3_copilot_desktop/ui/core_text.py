@@ -137,6 +137,17 @@ _PHRASES += [
     ),
 ]
 
+# A lab plan (core/agent/tools/plan_tools.py, core/lab_plan/diff.py).
+_PHRASES += [
+    (
+        r"plan a lab of (\d+) nodes and (\d+) links",
+        QT_TRANSLATE_NOOP("CoreText", "plan a lab of %1 nodes and %2 links"),
+    ),
+    (r"nothing to change", QT_TRANSLATE_NOOP("CoreText", "nothing to change")),
+    (r"add ([^;]+)", QT_TRANSLATE_NOOP("CoreText", "add %1")),
+    (r"remove ([^;]+)", QT_TRANSLATE_NOOP("CoreText", "remove %1")),
+]
+
 # What the GNS3 server answered or failed to (core/gns3/_errors.py): headers, banners, login.
 _PHRASES += [
     (
@@ -413,6 +424,9 @@ _INNER: list[tuple[str, str]] = [
     (r", now suspended", QT_TRANSLATE_NOOP("CoreText", ", now suspended")),
     (r"\bsame\b", QT_TRANSLATE_NOOP("CoreText", "same")),
     (r"\(free port\)", QT_TRANSLATE_NOOP("CoreText", "(free port)")),
+    (r"\b(\d+) nodes?\b", QT_TRANSLATE_NOOP("CoreText", "%1 node(s)")),
+    (r"\b(\d+) links?\b", QT_TRANSLATE_NOOP("CoreText", "%1 link(s)")),
+    (r"\b(\d+) devices?\b", QT_TRANSLATE_NOOP("CoreText", "%1 device(s)")),
     (r"\bthe link at (\S+)", QT_TRANSLATE_NOOP("CoreText", "the link at %1")),
 ]
 

@@ -16,175 +16,175 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="59" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="84" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="215" />
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="217" />
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="254" />
         <source>Destructive: %1</source>
         <translation>破坏性操作：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="255" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="256" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="281" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="342" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="379" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="421" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="381" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="383" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="386" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="390" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="402" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="417" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="420" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="437" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="461" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="463" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="474" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="477" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="473" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="479" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="551" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="563" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="567" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="587" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="593" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="598" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="614" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="617" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -601,7 +601,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="461" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -808,383 +808,486 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="144" />
+        <source>plan a lab of %1 nodes and %2 links</source>
+        <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <source>nothing to change</source>
+        <translation>无需更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="147" />
+        <source>add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <source>remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="162" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="166" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="176" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="181" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="189" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="196" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="218" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="226" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="232" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="227" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="238" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="244" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="237" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="248" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="241" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="252" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="246" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="257" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="265" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="268" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="279" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="274" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="285" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="311" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="308" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="319" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="316" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="327" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="334" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="341" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="337" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="355" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="359" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="363" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="371" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="378" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="385" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="396" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="406" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="418" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="410" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="416" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <source>%1 node(s)</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <source>%1 link(s)</source>
+        <translation>%1 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
+        <source>%1 device(s)</source>
+        <translation>%1 台设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="434" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="444" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="445" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="446" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="449" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="450" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="453" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="454" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="455" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="457" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="506" />
         <source>; </source>
         <translation>；</translation>
+    </message>
+</context><context>
+    <name>LabDrawing</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="86" />
+        <source>Lab drawing</source>
+        <translation>实验拓扑图</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="429" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="205" />
+        <source>The lab is empty.</source>
+        <translation>实验为空。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="330" />
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="331" />
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="332" />
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="339" />
+        <source>unchanged</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="345" />
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="346" />
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="347" />
+        <source>suspended</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="431" />
+        <source>%1 nodes, %2 links.</source>
+        <translation>%1 个节点，%2 条链路。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="436" />
+        <source>New: %1.</source>
+        <translation>新增：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="437" />
+        <source>Removed: %1.</source>
+        <translation>移除：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="445" />
+        <source>New links: %1.</source>
+        <translation>新增链路：%1。</translation>
     </message>
 </context><context>
     <name>LoginDialog</name>
@@ -1416,6 +1519,99 @@
         <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1026" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
+    </message>
+</context><context>
+    <name>PlanView</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="63" />
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="64" />
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="65" />
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="105" />
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="107" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="108" />
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="109" />
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
+        <source>Ends</source>
+        <translation>两端</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
+        <source>Subnet</source>
+        <translation>子网</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
+        <source>Addressing</source>
+        <translation>地址规划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
+        <source>Interface</source>
+        <translation>接口</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="127" />
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="128" />
+        <source>Gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
+        <source>Lines</source>
+        <translation>配置行</translation>
     </message>
 </context><context>
     <name>RemoteBackend</name>

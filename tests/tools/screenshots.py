@@ -232,6 +232,82 @@ async def shoot_tools(out: Path) -> None:
     window.close()
 
 
+def plan_request() -> ApprovalRequest:
+    """A plan_lab approval as the real tool makes it: a second LAN added beside an existing one,
+    validated and diffed by the core over a project's models (no server needed to draw it)."""
+    from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port, Template
+    from gns3_copilot_desktop.core.lab_plan.diff import diff_plan
+    from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
+    from gns3_copilot_desktop.core.lab_plan.validate import validate_plan
+
+    templates = [
+        Template(template_id="t-vpcs", name="VPCS", template_type="vpcs"),
+        Template(template_id="t-sw", name="Ethernet switch", template_type="ethernet_switch"),
+    ]
+    sw_ports = [Port(name=f"Ethernet{i}", adapter_number=0, port_number=i) for i in range(8)]
+    pc_port = [Port(name="Ethernet0", short_name="e0", adapter_number=0, port_number=0)]
+    nodes = [
+        Node(node_id="s1", name="SW1", node_type="ethernet_switch", template_id="t-sw",
+             x=-60, y=-160, ports=sw_ports),
+        Node(node_id="p1", name="PC1", node_type="vpcs", template_id="t-vpcs", x=-260, y=0,
+             ports=pc_port),
+        Node(node_id="p2", name="PC2", node_type="vpcs", template_id="t-vpcs", x=-60, y=0,
+             ports=pc_port),
+    ]  # fmt: skip
+    links = [
+        Link(link_id="l1", nodes=[LinkEnd(node_id="p1", adapter_number=0, port_number=0),
+                                  LinkEnd(node_id="s1", adapter_number=0, port_number=1)]),
+        Link(link_id="l2", nodes=[LinkEnd(node_id="p2", adapter_number=0, port_number=0),
+                                  LinkEnd(node_id="s1", adapter_number=0, port_number=2)]),
+    ]  # fmt: skip
+    spec = {
+        "nodes": [
+            {"name": "SW2", "template": "Ethernet switch", "x": 240, "y": -160},
+            {"name": "PC3", "template": "VPCS", "x": 140, "y": 0},
+            {"name": "PC4", "template": "VPCS", "x": 340, "y": 0},
+        ],
+        "links": [
+            {"a": {"node": "SW1"}, "b": {"node": "SW2"}},
+            {"a": {"node": "PC3"}, "b": {"node": "SW2"}, "subnet": "lan2"},
+            {"a": {"node": "PC4"}, "b": {"node": "SW2"}, "subnet": "lan2"},
+        ],
+        "subnets": [{"name": "lan2", "prefix": "198.51.100.0/24"}],
+        "addresses": [
+            {"node": "PC3", "interface": "e0", "address": "198.51.100.3/24"},
+            {"node": "PC4", "interface": "e0", "address": "198.51.100.4/24"},
+        ],
+    }
+    diff = diff_plan(validate_plan(LabSpec.model_validate(spec), templates, nodes, links))
+    return ApprovalRequest(
+        tool_call_id="plan1",
+        tool_name="plan_lab",
+        arguments=spec,
+        summary=f"plan a lab of {len(spec['nodes'])} nodes and {len(spec['links'])} links",
+        risk="change",
+        consequence=diff.summary(),
+        plan=diff.to_json(),
+    )
+
+
+async def shoot_plan(
+    out: Path, name: str = "plan-approval", width: int = 1000, dock_width: int = 460
+) -> None:
+    backend = ScriptedBackend()
+    backend.add_turn(
+        content("Here is the plan for the second LAN: one approval applies it all."),
+        approval(plan_request()),
+        done(),
+    )
+    window, dock = make_window(backend, width, 1100, dock_width)
+    dock.panel.send("Add a second LAN with a switch and two PCs, linked to SW1")
+    await wait_until(
+        lambda: dock.panel.view.card("plan1") is not None and not dock.panel.composer.running
+    )
+    dock.panel.view.jump_to_latest()
+    await grab(window, name, out)
+    window.close()
+
+
 def approval_requests() -> list[ApprovalRequest]:
     """A batch as the real tools ask it: a creation, a configuration push, a deletion."""
     from gns3_copilot_desktop.core.agent.tools.change_tools import (
@@ -419,6 +495,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_approval(out, "zh-CN-approval-narrow", 800, 360)
         await shoot_first_run(out, "zh-CN-first-run")
         await shoot_error_actions(out, "zh-CN-error-actions")
+        await shoot_plan(out, "zh-CN-plan-narrow", 800, 360)
     finally:
         app.removeTranslator(translator)
 
@@ -437,6 +514,8 @@ async def main(out: Path, only: str | None = None) -> None:
         ("approval-narrow", lambda: shoot_approval(out, "approval-narrow", 800, 360)),
         ("error", lambda: shoot_error(out)),
         ("error-actions", lambda: shoot_error_actions(out)),
+        ("plan-approval", lambda: shoot_plan(out)),
+        ("plan-narrow", lambda: shoot_plan(out, "plan-narrow", 800, 360)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
@@ -451,6 +530,7 @@ async def main(out: Path, only: str | None = None) -> None:
         await shoot_history(out, "dark-wide-sessions", 1400, 900)
         await shoot_approval(out, "dark-approval")
         await shoot_error_actions(out, "dark-error-actions")
+        await shoot_plan(out, "dark-plan-approval")
     app.setPalette(QPalette())
 
 

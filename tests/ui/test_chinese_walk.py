@@ -209,6 +209,7 @@ SAMPLE_ARGUMENTS = {
     "start_capture": {"link": {"node_a": "PC1", "node_b": "SW1"}},
     "stop_capture": {"link": {"node_a": "PC1"}},
     "summarize_capture": {"link": {"node_a": "PC1"}},
+    "plan_lab": {"nodes": [{"name": "SW1", "template": "Ethernet switch"}], "links": []},
 }
 
 
@@ -226,6 +227,16 @@ def test_every_tool_summary_reads_in_chinese(chinese: QTranslator) -> None:
         words = [w for w in WORD.findall(DATA.sub(" ", shown)) if w.lower() not in ALLOWED]
         if words or shown == summary:
             left.append(f"{name}: {summary!r} -> {shown!r} ({', '.join(words)})")
+    assert left == [], "\n".join(left)
+
+
+def test_a_plans_summary_reads_in_chinese(chinese: QTranslator) -> None:
+    from tests.tools.screenshots import plan_request
+
+    request = plan_request()
+    assert request.consequence == "add 3 nodes, 3 links; configure 2 devices"
+    texts = [request.consequence, "remove 1 node, 2 links; configure 1 device", "nothing to change"]
+    left = _untranslated(texts)
     assert left == [], "\n".join(left)
 
 
