@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication
 from PyQt6.QtWidgets import (
@@ -38,6 +39,8 @@ from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState
+from gns3_copilot_desktop.core.lab_plan.picture import LabPicture
+from gns3_copilot_desktop.core.lab_plan.topology import picture_of_lab
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
 from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
@@ -49,6 +52,7 @@ from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
 from gns3_copilot_desktop.ui.theme import colors
+from gns3_copilot_desktop.ui.topology_card import TopologyCard
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +156,17 @@ class CopilotHeader(QWidget):
                 "Follow the project open in GNS3; choosing a project by hand pins it",
             )
         )
+        self.lab_button = QToolButton(self)
+        self.lab_button.setText(QCoreApplication.translate("CopilotHeader", "Lab"))
+        self.lab_button.setAccessibleName(
+            QCoreApplication.translate("CopilotHeader", "Show the lab in the chat")
+        )
+        self.lab_button.setToolTip(
+            QCoreApplication.translate(
+                "CopilotHeader", "Show the project's topology in the chat, kept up to date"
+            )
+        )
+        self.topology_cards: list[TopologyCard] = []
         self.message_label = QLabel(self)
         self.message_label.setWordWrap(True)
         self.message_label.setAccessibleName(
@@ -172,6 +187,7 @@ class CopilotHeader(QWidget):
         second.addWidget(self.project_label)
         second.addWidget(self.project_combo, 1)
         second.addWidget(self.follow_button)
+        second.addWidget(self.lab_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 2)
         layout.setSpacing(4)
@@ -196,6 +212,7 @@ class CopilotHeader(QWidget):
         self.settings_button.clicked.connect(lambda *_: self.open_settings())
         self.project_combo.activated.connect(self._project_picked)
         self.follow_button.toggled.connect(self._follow_toggled)
+        self.lab_button.clicked.connect(lambda *_: self.show_lab())
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
         self.panel.sessions.refresh_failed.connect(self._sessions_error)
@@ -515,6 +532,33 @@ class CopilotHeader(QWidget):
         self.notifications_seen += 1
         if notification.action.startswith("project.") and not self._closed:
             self._fill_projects()
+
+    # --- the lab, drawn -----------------------------------------------------------------------
+
+    def show_lab(self) -> TopologyCard | None:
+        """Add a card with the current project's topology to the chat (kept current)."""
+        project_id = self.backend.project_id
+        client = self.workspace.client
+        if project_id is None or client is None:
+            self._show_message(
+                QCoreApplication.translate("CopilotHeader", "Open a project to see its lab."),
+                error=True,
+            )
+            return None
+        title = self.project_combo.currentText() or project_id
+
+        async def read() -> LabPicture:
+            nodes = await client.list_nodes(project_id)
+            links = await client.list_links(project_id)
+            return picture_of_lab(nodes, links)
+
+        card = TopologyCard(
+            title, read, lambda on_link: client.project_notifications(project_id, on_link=on_link)
+        )
+        self.topology_cards = [c for c in self.topology_cards if not sip.isdeleted(c)] + [card]
+        self.panel.view.add_card(card)
+        card.refresh_soon(0)
+        return card
 
     def _link_changed(self, state: LinkState) -> None:
         """Say so while the server does not answer; clear it, and catch up, once it is back."""

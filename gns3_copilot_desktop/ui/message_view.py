@@ -800,6 +800,11 @@ class MessageView(QScrollArea):
 
     # --- building ---------------------------------------------------------------------------
 
+    def add_card(self, widget: QWidget) -> None:
+        """A card of the app's own (the lab's drawing) after the conversation, shown at once."""
+        self._append(widget)
+        self.jump_to_latest()
+
     def _append(self, widget: QWidget) -> None:
         self.empty_label.hide()
         self._layout.insertWidget(self._layout.count() - 1, widget)

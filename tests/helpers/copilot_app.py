@@ -12,6 +12,7 @@ Fixtures: ``app_keyring``, ``copilot_app`` (a factory: call it again for a "rest
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 from collections.abc import Callable, Coroutine, Iterator
@@ -28,6 +29,7 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.app import AppOptions, CopilotHandle, create_copilot
 from gns3_copilot_desktop.core.logs import clear_registered_secrets
+from gns3_copilot_desktop.core.settings import normalize_server_url
 from gns3_copilot_desktop.ui.message_view import AssistantMessage, UserBubble
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -150,3 +152,31 @@ def e2e_project(gns3_server: Gns3Server, gns3_token: str) -> Iterator[dict[str, 
         yield project
     finally:
         httpx.delete(f"{url}/{project['project_id']}", headers=headers)
+
+
+def remember_login(
+    tmp_path: Path,
+    gns3_server: Gns3Server,
+    token: str,
+    keyring: MemoryKeyring,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Settings with a remembered login to the test server (and ``extra`` settings)."""
+    url = normalize_server_url(gns3_server.base_url)
+    config = tmp_path / "home" / "config"
+    config.mkdir(parents=True)
+    settings = {"servers": [{"url": url, "username": gns3_server.username}], "current_server": url}
+    (config / "settings.json").write_text(json.dumps({**settings, **(extra or {})}))
+    keyring.items[(f"gns3-copilot:gns3-jwt:{url}", gns3_server.username)] = token
+
+
+def open_project(app: CopilotApp, project_id: str, qtbot: QtBot) -> None:
+    """Choose the project in the header, as the user does, and wait until it is the current one."""
+    header = app.header
+    qtbot.waitUntil(lambda: header.project_combo.findData(project_id) >= 0, timeout=OPEN_WAIT_MS)
+    header.project_combo.setCurrentIndex(header.project_combo.findData(project_id))
+    header.project_combo.activated.emit(header.project_combo.currentIndex())
+    qtbot.waitUntil(lambda: header.backend.project_id == project_id, timeout=OPEN_WAIT_MS)
+
+
+OPEN_WAIT_MS = 15_000

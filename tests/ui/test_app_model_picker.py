@@ -4,7 +4,6 @@ it shows that model, and the composer is enabled for it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,8 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.core.settings import normalize_server_url
-from tests.helpers.copilot_app import CopilotApp
+from tests.helpers.copilot_app import CopilotApp, open_project, remember_login
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
 from tests.helpers.scripted_openai import ScriptedOpenAIServer
@@ -35,7 +33,7 @@ def test_the_command_line_model_is_the_pickers_entry_and_enables_the_composer(
     qtbot: QtBot,
 ) -> None:
     # a remembered login, but no LLM profile at all
-    _remember_login(tmp_path, gns3_server, gns3_token, app_keyring)
+    remember_login(tmp_path, gns3_server, gns3_token, app_keyring)
 
     app = copilot_app()
     assert app.header.workspace.settings.llm_profiles == []
@@ -49,7 +47,7 @@ def test_the_command_line_model_is_the_pickers_entry_and_enables_the_composer(
     assert (status.model_name, status.model_base_url) == ("gpt-4o-mini", scripted_openai.base_url)
     assert status.cost_text == "—"
 
-    _open_project(app, e2e_project["project_id"], qtbot)
+    open_project(app, e2e_project["project_id"], qtbot)
     qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
     assert app.panel.composer.edit.isEnabled()
 
@@ -72,14 +70,14 @@ def test_a_profile_without_its_key_is_explained_in_chinese_in_the_composer(
 
     profile = {"id": "p1", "name": "My GPT", "provider": "openai", "model": "gpt-4o-mini"}
     extra = {"llm_profiles": [profile], "active_llm_profile": "p1"}
-    _remember_login(tmp_path, gns3_server, gns3_token, app_keyring, extra)
+    remember_login(tmp_path, gns3_server, gns3_token, app_keyring, extra)
     qt_app = QApplication.instance()
     assert isinstance(qt_app, QApplication)
     translator = install_translator(qt_app, "zh_CN")
     assert translator is not None
     try:
         app = copilot_app(model_base_url=None, model_name=None)
-        _open_project(app, e2e_project["project_id"], qtbot)
+        open_project(app, e2e_project["project_id"], qtbot)
         qtbot.waitUntil(
             lambda: "API" in (app.panel.composer.disabled_reason or ""), timeout=WAIT_MS
         )
@@ -88,27 +86,3 @@ def test_a_profile_without_its_key_is_explained_in_chinese_in_the_composer(
         assert "enter it" not in reason
     finally:
         remove_translator(qt_app, translator)
-
-
-def _remember_login(
-    tmp_path: Path,
-    gns3_server: Gns3Server,
-    token: str,
-    keyring: MemoryKeyring,
-    extra: dict[str, Any] | None = None,
-) -> None:
-    """Settings with a remembered login to the test server (and ``extra`` settings)."""
-    url = normalize_server_url(gns3_server.base_url)
-    config = tmp_path / "home" / "config"
-    config.mkdir(parents=True)
-    settings = {"servers": [{"url": url, "username": gns3_server.username}], "current_server": url}
-    (config / "settings.json").write_text(json.dumps({**settings, **(extra or {})}))
-    keyring.items[(f"gns3-copilot:gns3-jwt:{url}", gns3_server.username)] = token
-
-
-def _open_project(app: CopilotApp, project_id: str, qtbot: QtBot) -> None:
-    header = app.header
-    qtbot.waitUntil(lambda: header.project_combo.findData(project_id) >= 0, timeout=WAIT_MS)
-    header.project_combo.setCurrentIndex(header.project_combo.findData(project_id))
-    header.project_combo.activated.emit(header.project_combo.currentIndex())
-    qtbot.waitUntil(lambda: header.backend.project_id == project_id, timeout=WAIT_MS)

@@ -380,14 +380,21 @@ class Gns3Client:
     # --- notifications -----------------------------------------------------------------------
 
     def project_notifications(
-        self, project_id: str, *, backoff: notifications.Backoff | None = None
+        self,
+        project_id: str,
+        *,
+        backoff: notifications.Backoff | None = None,
+        on_link: notifications.OnLink | None = None,
     ) -> AsyncIterator[Notification]:
-        """Events of one project, reconnecting with backoff (see :mod:`.notifications`).
+        """Events of one project, reconnecting with backoff (see :mod:`.notifications`);
+        ``on_link`` hears when the subscription is up (and when it is lost).
 
         Raises :class:`Gns3NotFoundError` when the project does not exist (any more).
         """
         path = f"/v3/projects/{_q(project_id)}/notifications/ws"
-        return self._notifications(path, backoff, check=lambda: self.get_project(project_id))
+        return self._notifications(
+            path, backoff, check=lambda: self.get_project(project_id), on_link=on_link
+        )
 
     def controller_notifications(
         self,

@@ -18,6 +18,7 @@ from gns3_copilot_desktop.core.lab_plan.picture import (
     PictureNode,
     picture_to_json,
 )
+from gns3_copilot_desktop.core.lab_plan.topology import port_name
 from gns3_copilot_desktop.core.lab_plan.validate import LinkPlan, NodePlan, ValidatedPlan
 
 
@@ -207,9 +208,9 @@ def plan_picture(diff: LabDiff, project_nodes: list[Node] | None = None) -> LabP
             links.append(
                 PictureLink(
                     a=a.name,
-                    a_port=_port(a, ea.adapter_number, ea.port_number),
+                    a_port=port_name(a, ea.adapter_number, ea.port_number),
                     b=b.name,
-                    b_port=_port(b, eb.adapter_number, eb.port_number),
+                    b_port=port_name(b, eb.adapter_number, eb.port_number),
                     state="removed",
                 )
             )
@@ -225,13 +226,6 @@ def _picture_link(lp: LinkPlan, state: str) -> PictureLink:
         state="new" if state == "new" else "unchanged",
         subnet=lp.subnet,
     )
-
-
-def _port(node: Node, adapter: int, port: int) -> str:
-    for p in node.ports:
-        if (p.adapter_number, p.port_number) == (adapter, port):
-            return p.name
-    return f"{adapter}/{port}"
 
 
 def _addresses(addresses: dict[str, Any], name: str) -> tuple[str, ...]:

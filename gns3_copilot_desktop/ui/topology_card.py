@@ -1,0 +1,125 @@
+"""The lab as it runs, shown in the chat: the drawing with each node's status, kept current.
+
+The header's "Lab" button adds one; the app refreshes the visible cards when GNS3 says a node
+or a link changed (bursts of notifications are coalesced; a hidden card is not redrawn)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
+from PyQt6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout
+
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.gns3.notifications import LinkState, OnLink
+from gns3_copilot_desktop.core.lab_plan.picture import LabPicture
+from gns3_copilot_desktop.ui.lab_drawing import LabDrawing
+from gns3_copilot_desktop.ui.qt_async import spawn
+
+REFRESH_DELAY_MS = 300
+"""Notifications come in bursts (a start sends several): one read after the burst."""
+
+PictureSource = Callable[[], Awaitable[LabPicture]]
+EventSource = Callable[[OnLink], AsyncIterator[Notification]]
+"""The project's events; the card passes what to call when the subscription is up or lost."""
+
+
+class TopologyCard(QFrame):
+    """A card with the lab's drawing, a status summary and Refresh."""
+
+    refreshed = pyqtSignal()
+
+    def __init__(
+        self,
+        title: str,
+        source: PictureSource,
+        events: EventSource | None = None,
+        parent: QFrame | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCard")
+        self._source = source
+        self._follower: asyncio.Task[None] | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        top = QHBoxLayout()
+        self.title = QLabel(
+            QCoreApplication.translate("TopologyCard", "Lab %1").replace("%1", title), self
+        )
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.refresh_button = QToolButton(self)
+        self.refresh_button.setText(QCoreApplication.translate("TopologyCard", "Refresh"))
+        self.refresh_button.setAccessibleName(
+            QCoreApplication.translate("TopologyCard", "Refresh the lab drawing")
+        )
+        self.refresh_button.clicked.connect(lambda *_: self.refresh_soon(0))
+        top.addWidget(self.title, 1)
+        top.addWidget(self.refresh_button)
+        layout.addLayout(top)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("muted")
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.drawing = LabDrawing(parent=self)
+        layout.addWidget(self.drawing)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: spawn(self.refresh(), name="lab-drawing"))
+        self.refreshes = 0
+        self.following = False
+        """Whether the project's events reach the card now (the subscription is up)."""
+        if events is not None:
+            follower = spawn(self._follow(events), name="lab-drawing-events")
+            self._follower = follower
+            self.destroyed.connect(lambda *_: follower.cancel())
+
+    async def _follow(self, events: EventSource) -> None:
+        """Read the lab again after the project's node and link events (until closed)."""
+        with contextlib.suppress(CopilotError):  # the project went away: the card stays as is
+            async for event in events(self._link_changed):
+                if event.action.startswith(("node.", "link.")):
+                    self.refresh_soon()
+
+    def _link_changed(self, state: LinkState) -> None:
+        self.following = state.connected
+        if state.connected:
+            self.refresh_soon(0)  # catch up with what changed before (or while) it was down
+
+    def stop_following(self) -> None:
+        """Stop listening to the project's events (the card keeps its last drawing)."""
+        if self._follower is not None:
+            self._follower.cancel()
+
+    def refresh_soon(self, delay_ms: int = REFRESH_DELAY_MS) -> None:
+        """Read the lab again after ``delay_ms`` (restarted by each call: one read per burst);
+        nothing while the card is not visible."""
+        if self.isVisible() or delay_ms == 0:
+            self._timer.start(delay_ms)
+
+    async def refresh(self) -> None:
+        """Read the lab now and redraw it."""
+        try:
+            picture = await self._source()
+        except CopilotError as exc:
+            self.summary.setText(exc.user_message)
+            return
+        self.update_picture(picture)
+
+    def update_picture(self, picture: LabPicture) -> None:
+        """Draw ``picture`` and say how many nodes run."""
+        self.refreshes += 1
+        self.drawing.set_picture(picture)
+        running = sum(1 for n in picture.nodes if n.status == "started")
+        self.summary.setText(
+            QCoreApplication.translate("TopologyCard", "%1 nodes (%2 running), %3 links")
+            .replace("%1", str(len(picture.nodes)))
+            .replace("%2", str(running))
+            .replace("%3", str(len(picture.links)))
+        )
+        self.refreshed.emit()
