@@ -27,6 +27,7 @@ from PyQt6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QSizePolicy,
     QToolButton,
@@ -39,6 +40,7 @@ from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState
+from gns3_copilot_desktop.core.lab_plan.apply import undo_plan
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture
 from gns3_copilot_desktop.core.lab_plan.topology import picture_of_lab
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
@@ -48,6 +50,7 @@ from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.plan_view import PlanOutcome, undo_list
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
@@ -167,6 +170,7 @@ class CopilotHeader(QWidget):
             )
         )
         self.topology_cards: list[TopologyCard] = []
+        self.confirm_box: QMessageBox | None = None
         self.message_label = QLabel(self)
         self.message_label.setWordWrap(True)
         self.message_label.setAccessibleName(
@@ -213,6 +217,9 @@ class CopilotHeader(QWidget):
         self.project_combo.activated.connect(self._project_picked)
         self.follow_button.toggled.connect(self._follow_toggled)
         self.lab_button.clicked.connect(lambda *_: self.show_lab())
+        self.panel.view.plan_undo_requested.connect(
+            lambda structured: spawn(self.undo_plan(structured), name="undo-plan")
+        )
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
         self.panel.sessions.refresh_failed.connect(self._sessions_error)
@@ -532,6 +539,77 @@ class CopilotHeader(QWidget):
         self.notifications_seen += 1
         if notification.action.startswith("project.") and not self._closed:
             self._fill_projects()
+
+    # --- undoing a lab plan -------------------------------------------------------------------
+
+    async def undo_plan(self, structured: dict[str, Any]) -> bool:
+        """Ask (listing what will disappear), then restore the snapshot taken before the plan.
+        True when it was restored."""
+        project_id = self.backend.project_id
+        client = self.workspace.client
+        snapshot_id = structured.get("snapshot_id")
+        if project_id is None or client is None or not isinstance(snapshot_id, str):
+            return False
+        outcome = self._plan_outcome_of(structured)
+        try:
+            present = {n.name for n in await client.list_nodes(project_id)}
+            gone = undo_list(structured, present)
+            name = str(structured.get("snapshot_name") or "")
+            text = QCoreApplication.translate(
+                "CopilotHeader",
+                "Undo the plan: the project goes back to the snapshot '%1' taken before it. "
+                "Everything changed since is replaced; running nodes stop.",
+            ).replace("%1", name)
+            if gone:
+                text += "\n\n" + QCoreApplication.translate(
+                    "CopilotHeader", "This disappears: %1"
+                ).replace("%1", ", ".join(gone))
+            if not await self._confirm(
+                QCoreApplication.translate("CopilotHeader", "Undo the lab plan"), text
+            ):
+                return False
+            await undo_plan(client, project_id, snapshot_id)
+        except CopilotError as exc:
+            if outcome is not None:
+                outcome.set_undone(core_text(exc.user_message))
+            return False
+        if outcome is not None:
+            outcome.undo_button.setEnabled(False)
+            outcome.set_undone(
+                QCoreApplication.translate("CopilotHeader", "Undone: the snapshot was restored.")
+            )
+        return True
+
+    def _plan_outcome_of(self, structured: dict[str, Any]) -> PlanOutcome | None:
+        for outcome in self.panel.view.findChildren(PlanOutcome):
+            if outcome.structured is structured:
+                return outcome
+        return None
+
+    async def _confirm(self, title: str, text: str) -> bool:
+        """A modal question answered without a nested event loop (see the GNS3 GUI notes)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            title,
+            text,
+            QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel,
+            self.window(),
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.confirm_box = box
+        answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def finished(result: int) -> None:
+            if not answered.done():
+                answered.set_result(result)
+
+        box.finished.connect(finished)
+        box.open()
+        try:
+            return await answered == QMessageBox.StandardButton.Ok.value
+        finally:
+            self.confirm_box = None
+            box.deleteLater()
 
     # --- the lab, drawn -----------------------------------------------------------------------
 

@@ -731,6 +731,7 @@ class MessageView(QScrollArea):
     settings_requested = pyqtSignal()
     login_requested = pyqtSignal()
     decisions_made = pyqtSignal(list)  # list[UserDecision]
+    plan_undo_requested = pyqtSignal(object)  # a finished plan's structured result
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -955,6 +956,9 @@ class MessageView(QScrollArea):
         card.finish(
             chunk.status or "ok", chunk.tool_output or "", chunk.duration_ms, bool(chunk.truncated)
         )
+        if chunk.tool_name == "plan_lab" and chunk.structured and card.plan_outcome is None:
+            outcome = card.show_plan_outcome(chunk.structured)
+            outcome.undo_requested.connect(self.plan_undo_requested.emit)
         self._refresh_groups()
         return card
 

@@ -9,8 +9,15 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PyQt6.QtCore import QCoreApplication, Qt
-from PyQt6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gns3_copilot_desktop.core.lab_plan.picture import picture_from_json
 from gns3_copilot_desktop.ui.lab_drawing import LabDrawing, state_colour
@@ -139,3 +146,64 @@ def plan_tables(plan: dict[str, Any], widget: QWidget) -> str:
             ),
         )
     )
+
+
+class PlanOutcome(QWidget):
+    """Under a finished plan_lab card: each verification check, and Undo (restores the snapshot
+    taken before the plan, after the user confirms what will disappear)."""
+
+    undo_requested = pyqtSignal(object)  # the tool's structured result
+
+    def __init__(self, structured: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.structured = structured
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(22, 0, 0, 4)
+        palette = self.palette()
+        rows = []
+        for check in _rows(structured.get("checks")):
+            passed = check.get("passed") is True
+            colour = state_colour("new" if passed else "removed", palette).name()
+            mark = "✓" if passed else "✗"
+            rows.append(f"<span style='color:{colour}'>{mark}</span> {_text(check.get('check'))}")
+        self.checks = QLabel("<br>".join(rows), self)
+        self.checks.setTextFormat(Qt.TextFormat.RichText)
+        self.checks.setWordWrap(True)
+        self.checks.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.checks.setVisible(bool(rows))
+        layout.addWidget(self.checks)
+        row = QHBoxLayout()
+        self.undo_button = QPushButton(
+            QCoreApplication.translate("PlanView", "Undo this plan…"), self
+        )
+        self.undo_button.setAutoDefault(False)
+        self.undo_button.setToolTip(
+            QCoreApplication.translate(
+                "PlanView", "Restore the snapshot taken before the plan was applied"
+            )
+        )
+        self.undo_button.clicked.connect(lambda *_: self.undo_requested.emit(self.structured))
+        self.undo_button.setVisible(isinstance(structured.get("snapshot_id"), str))
+        self.state = QLabel(self)
+        self.state.setObjectName("muted")
+        self.state.setWordWrap(True)
+        row.addWidget(self.undo_button)
+        row.addWidget(self.state, 1)
+        layout.addLayout(row)
+
+    def set_undone(self, text: str) -> None:
+        """The plan was undone (or the undo failed: ``text`` says which)."""
+        self.state.setText(text)
+
+
+def undo_list(structured: dict[str, Any], present: set[str]) -> list[str]:
+    """What restoring a plan's snapshot makes disappear: the nodes and links it added that are
+    still in the project (``present``: the project's node names now)."""
+    nodes = [n for n in structured.get("added_nodes") or [] if isinstance(n, str) and n in present]
+    links = [
+        link
+        for link in structured.get("added_links") or []
+        if isinstance(link, str)
+        and all(part.rsplit(" ", 1)[0] in present for part in link.split(" <-> "))
+    ]
+    return nodes + links

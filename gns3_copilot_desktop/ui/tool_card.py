@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QFontDatabase, QPainter, QPaintEvent
@@ -29,6 +29,9 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.ui.core_text import core_text
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.ui.plan_view import PlanOutcome
 
 HEAD_LINES = 20
 TAIL_LINES = 20
@@ -249,6 +252,7 @@ class ToolCard(QFrame):
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._refresh_header)
+        self.plan_outcome: PlanOutcome | None = None
         self._build_header()
         self.set_state(state)
 
@@ -285,6 +289,17 @@ class ToolCard(QFrame):
         row.addWidget(self.state_label)
         row.addWidget(self.duration_label)
         layout.addLayout(row)
+
+    def show_plan_outcome(self, structured: dict[str, Any]) -> PlanOutcome:
+        """A finished plan: its checks and Undo, always visible under the header."""
+        from gns3_copilot_desktop.ui.plan_view import PlanOutcome
+
+        outcome = PlanOutcome(structured, self)
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(outcome)
+        self.plan_outcome = outcome
+        return outcome
 
     def set_summary(self, summary: str) -> None:
         """The tool's own one-line summary (it arrives with tool_start, after the queued card)."""
