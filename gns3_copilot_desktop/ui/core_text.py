@@ -144,6 +144,8 @@ _PHRASES += [
         QT_TRANSLATE_NOOP("CoreText", "plan a lab of %1 nodes and %2 links"),
     ),
     (r"nothing to change", QT_TRANSLATE_NOOP("CoreText", "nothing to change")),
+    (r"(\S+) started", QT_TRANSLATE_NOOP("CoreText", "%1 started")),
+    (r"(\S+) pings (\S+)", QT_TRANSLATE_NOOP("CoreText", "%1 pings %2")),
     (r"add ([^;]+)", QT_TRANSLATE_NOOP("CoreText", "add %1")),
     (r"remove ([^;]+)", QT_TRANSLATE_NOOP("CoreText", "remove %1")),
 ]

@@ -20,6 +20,7 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.lab_plan.picture import picture_from_json
+from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.lab_drawing import LabDrawing, state_colour
 
 MAX_ROWS = 60
@@ -165,7 +166,9 @@ class PlanOutcome(QWidget):
             passed = check.get("passed") is True
             colour = state_colour("new" if passed else "removed", palette).name()
             mark = "✓" if passed else "✗"
-            rows.append(f"<span style='color:{colour}'>{mark}</span> {_text(check.get('check'))}")
+            check_text = check.get("check")
+            shown = _text(core_text(check_text)) if isinstance(check_text, str) else ""
+            rows.append(f"<span style='color:{colour}'>{mark}</span> {shown}")
         self.checks = QLabel("<br>".join(rows), self)
         self.checks.setTextFormat(Qt.TextFormat.RichText)
         self.checks.setWordWrap(True)

@@ -394,160 +394,200 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="170" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="163" />
+        <source>Lab</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
+        <source>Show the lab in the chat</source>
+        <translation>在对话中显示实验拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
+        <source>Show the project's topology in the chat, kept up to date</source>
+        <translation>在对话中显示项目拓扑，并保持更新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="177" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="372" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="381" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="387" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="436" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="487" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="511" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="558" />
+        <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
+        <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="564" />
+        <source>This disappears: %1</source>
+        <translation>以下内容将消失：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="568" />
+        <source>Undo the lab plan</source>
+        <translation>撤销实验计划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="579" />
+        <source>Undone: the snapshot was restored.</source>
+        <translation>已撤销：快照已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="622" />
+        <source>Open a project to see its lab.</source>
+        <translation>请先打开一个项目以查看其拓扑。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="735" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="738" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="742" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="679" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="801" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="802" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="804" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="683" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="805" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="807" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="689" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="827" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="711" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="833" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="733" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="855" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="743" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="865" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -601,7 +641,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -818,406 +858,416 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="147" />
+        <source>%1 started</source>
+        <translation>%1 已启动</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <source>%1 pings %2</source>
+        <translation>%1 可 ping 通 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
         <source>add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
         <source>remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="157" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="164" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="168" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="172" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="183" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="198" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="206" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="212" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="220" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="226" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="234" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="240" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="244" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="246" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="248" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="250" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="257" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="265" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="267" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="281" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="285" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="287" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="305" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="311" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="313" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="321" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="329" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="334" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="336" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="343" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="350" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="359" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="361" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="369" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="378" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="389" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="398" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="408" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="444" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="445" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="446" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="449" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="450" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="450" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="453" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="454" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="455" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="457" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="458" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="459" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="506" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1469,149 +1519,159 @@
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="737" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="738" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="747" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="748" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="815" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="770" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="821" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="771" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="776" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="777" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="778" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="779" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="823" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="829" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="826" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="832" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="829" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="835" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="842" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="848" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1026" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1035" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="71" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="113" />
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="115" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="118" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="122" />
         <source>Links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="124" />
         <source>Ends</source>
         <translation>两端</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
         <source>Subnet</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="131" />
         <source>Addressing</source>
         <translation>地址规划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="141" />
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="143" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
         <source>Lines</source>
         <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="180" />
+        <source>Undo this plan…</source>
+        <translation>撤销此计划…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="184" />
+        <source>Restore the snapshot taken before the plan was applied</source>
+        <translation>恢复应用计划之前拍摄的快照</translation>
     </message>
 </context><context>
     <name>RemoteBackend</name>
@@ -2111,63 +2171,63 @@
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="57" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="61" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="63" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="64" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="104" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="328" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="107" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="110" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="121" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="128" />
         <source>
 … %1 characters hidden …
 </source>
@@ -2176,62 +2236,84 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="274" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="278" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="277" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="281" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="325" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="315" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="330" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="392" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="404" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="397" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="410" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="400" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="415" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="417" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="438" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="490" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="477" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="492" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
+    </message>
+</context><context>
+    <name>TopologyCard</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="50" />
+        <source>Lab %1</source>
+        <translation>实验 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="57" />
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="59" />
+        <source>Refresh the lab drawing</source>
+        <translation>刷新拓扑图</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="120" />
+        <source>%1 nodes (%2 running), %3 links</source>
+        <translation>%1 个节点（%2 个运行中），%3 条链路</translation>
     </message>
 </context></TS>

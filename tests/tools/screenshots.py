@@ -308,6 +308,66 @@ async def shoot_plan(
     window.close()
 
 
+async def shoot_lab(out: Path, name: str = "lab-card", dock_width: int = 460) -> None:
+    """The Lab button's card (the lab read from a stand-in source: the shape a GNS3 project's
+    nodes and links give) and a finished plan with its checks and Undo."""
+    from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
+    from gns3_copilot_desktop.core.protocol import ChatChunk
+    from gns3_copilot_desktop.ui.topology_card import TopologyCard
+
+    picture = LabPicture(
+        nodes=(
+            PictureNode("R1", "dynamips", 0, -200, status="started"),
+            PictureNode("R2", "dynamips", -250, 0, status="started"),
+            PictureNode("R3", "dynamips", 250, 0, status="stopped"),
+            PictureNode("SW1", "ethernet_switch", -250, 200, status="started"),
+            PictureNode("PC1", "vpcs", -400, 380, status="started"),
+            PictureNode("PC2", "vpcs", -100, 380, status="suspended"),
+        ),
+        links=(
+            PictureLink("R1", "f0/0", "R2", "f0/0", subnet="10.0.12.0/30"),
+            PictureLink("R1", "f0/1", "R3", "f0/0", subnet="10.0.13.0/30"),
+            PictureLink("R2", "f1/0", "R3", "f1/0", suspended=True),
+            PictureLink("R2", "f0/1", "SW1", "Ethernet0"),
+            PictureLink("PC1", "Ethernet0", "SW1", "Ethernet1", filtered=True),
+            PictureLink("PC2", "Ethernet0", "SW1", "Ethernet2"),
+        ),
+    )
+
+    async def read() -> LabPicture:
+        return picture
+
+    backend = ScriptedBackend()
+    window, dock = make_window(backend, 1000, 1100, dock_width)
+    card = TopologyCard("ospf-triangle", read)
+    dock.panel.view.add_card(card)
+    await card.refresh()
+    plan = ChatChunk(
+        type="tool_end",
+        tool_call_id="plan1",
+        tool_name="plan_lab",
+        tool_output="Applied",
+        status="ok",
+        duration_ms=18400,
+        structured={
+            "snapshot_id": "s1",
+            "snapshot_name": "before plan 2026-12-03 10:20:00",
+            "added_nodes": ["SW2", "PC3", "PC4"],
+            "checks": [
+                {"check": "PC3 started", "passed": True},
+                {"check": "PC4 started", "passed": True},
+                {"check": "PC3 pings 198.51.100.4", "passed": True},
+                {"check": "PC3 pings 192.0.2.1", "passed": False},
+            ],
+        },
+    )
+    dock.panel.view.start_tool(plan.model_copy(update={"type": "tool_start"}))
+    dock.panel.view.end_tool(plan)
+    dock.panel.view.jump_to_latest()
+    await grab(window, name, out)
+    window.close()
+
+
 def approval_requests() -> list[ApprovalRequest]:
     """A batch as the real tools ask it: a creation, a configuration push, a deletion."""
     from gns3_copilot_desktop.core.agent.tools.change_tools import (
@@ -496,6 +556,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_first_run(out, "zh-CN-first-run")
         await shoot_error_actions(out, "zh-CN-error-actions")
         await shoot_plan(out, "zh-CN-plan-narrow", 800, 360)
+        await shoot_lab(out, "zh-CN-lab-card", 360)
     finally:
         app.removeTranslator(translator)
 
@@ -516,6 +577,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("error-actions", lambda: shoot_error_actions(out)),
         ("plan-approval", lambda: shoot_plan(out)),
         ("plan-narrow", lambda: shoot_plan(out, "plan-narrow", 800, 360)),
+        ("lab-card", lambda: shoot_lab(out)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
@@ -531,6 +593,7 @@ async def main(out: Path, only: str | None = None) -> None:
         await shoot_approval(out, "dark-approval")
         await shoot_error_actions(out, "dark-error-actions")
         await shoot_plan(out, "dark-plan-approval")
+        await shoot_lab(out, "dark-lab-card")
     app.setPalette(QPalette())
 
 

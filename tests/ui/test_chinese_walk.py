@@ -58,6 +58,7 @@ ALLOWED = {
     "english",  # each language is listed by its own name
     "template",  # the "template:NAME" syntax of a console login
     "ca",  # a CA certificate
+    "ping",  # the command
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # Values that come from the lab, the model or the user, not from the app
@@ -236,6 +237,7 @@ def test_a_plans_summary_reads_in_chinese(chinese: QTranslator) -> None:
     request = plan_request()
     assert request.consequence == "add 3 nodes, 3 links; configure 2 devices"
     texts = [request.consequence, "remove 1 node, 2 links; configure 1 device", "nothing to change"]
+    texts += ["PC3 started", "PC3 pings 198.51.100.4"]  # the checks after applying
     left = _untranslated(texts)
     assert left == [], "\n".join(left)
 
