@@ -305,6 +305,7 @@ def visible_answer(view: MessageView) -> str:
     from PyQt6.QtWidgets import QLabel
 
     from gns3_copilot_desktop.ui.message_view import AssistantMessage
+    from gns3_copilot_desktop.ui.node_links import unlink
 
     view.flush()
     turns = [w for w in view.message_widgets() if isinstance(w, AssistantMessage)]
@@ -317,7 +318,7 @@ def visible_answer(view: MessageView) -> str:
         and label.text()
         and label.visibleRegion().boundingRect().size() == label.size()
     ]
-    return "\n\n".join(label.text() for label in labels)
+    return "\n\n".join(unlink(label.text()) for label in labels)
 
 
 async def _wait_shown(view: MessageView, answer: str, timeout_s: float) -> str:

@@ -222,6 +222,7 @@ class _Integration:
         from gns3.topology import Topology
 
         from gns3_copilot_desktop.app import create_copilot
+        from gns3_copilot_desktop.gns3_gui.canvas import GuiCanvas
 
         try:
             handle = await create_copilot(window, self.options, external_auth=GuiControllerAuth())
@@ -233,6 +234,7 @@ class _Integration:
             QTimer.singleShot(0, lambda: _warn(window, text))
             return
         _dock_as_right_column(window, handle.dock)
+        handle.header.node_links.canvas = GuiCanvas(window)
         follower = ProjectFollower(Topology.instance(), handle.set_project, window)
         self.session = GuiSession(window, handle, follower)
         follower.start()

@@ -50,6 +50,7 @@ from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.node_links import NodeLinks
 from gns3_copilot_desktop.ui.plan_view import PlanOutcome, undo_list
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
@@ -171,6 +172,7 @@ class CopilotHeader(QWidget):
         )
         self.topology_cards: list[TopologyCard] = []
         self.confirm_box: QMessageBox | None = None
+        self.node_links = NodeLinks(parent=self)
         self.message_label = QLabel(self)
         self.message_label.setWordWrap(True)
         self.message_label.setAccessibleName(
@@ -217,6 +219,9 @@ class CopilotHeader(QWidget):
         self.project_combo.activated.connect(self._project_picked)
         self.follow_button.toggled.connect(self._follow_toggled)
         self.lab_button.clicked.connect(lambda *_: self.show_lab())
+        self.panel.controller.finished.connect(
+            lambda *_: spawn(self.refresh_node_links(), name="node-links")
+        )
         self.panel.view.plan_undo_requested.connect(
             lambda structured: spawn(self.undo_plan(structured), name="undo-plan")
         )
@@ -460,6 +465,7 @@ class CopilotHeader(QWidget):
         """Stop reacting (the app is closing): no timer, no project switches."""
         self._closed = True
         self.token_timer.stop()
+        self.node_links.close()
 
     def _follower_changed(self, project_id: str | None) -> None:
         if self._closed:
@@ -500,6 +506,7 @@ class CopilotHeader(QWidget):
         await self.update_composer()
         if project_id is not None:
             await self.workspace.remember_project(project_id)
+        await self.refresh_node_links()
         await self._reload_panel()
 
     def _clear_panel(self) -> None:
@@ -610,6 +617,20 @@ class CopilotHeader(QWidget):
         finally:
             self.confirm_box = None
             box.deleteLater()
+
+    async def refresh_node_links(self) -> None:
+        """Read the project's nodes: their names in answers become links."""
+        project_id, client = self.backend.project_id, self.workspace.client
+        if project_id is None or client is None:
+            self.node_links.set_nodes([])
+            return
+        try:
+            nodes = await client.list_nodes(project_id)
+        except CopilotError as exc:
+            log.info("node links not refreshed: %s", exc.user_message)
+            return
+        if project_id == self.backend.project_id:
+            self.node_links.set_nodes(nodes, urlsplit(client.base_url).hostname)
 
     # --- the lab, drawn -----------------------------------------------------------------------
 

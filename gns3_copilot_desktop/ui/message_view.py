@@ -41,6 +41,7 @@ from gns3_copilot_desktop.ui.backend import (
 )
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.markdown import Block, MarkdownStream, split_blocks
+from gns3_copilot_desktop.ui.node_links import linked
 from gns3_copilot_desktop.ui.tool_card import (
     ToolCard,
     ToolGroup,
@@ -481,7 +482,7 @@ class TextSegment(QWidget):
             self._reset_open_code()
             self._open.setTextFormat(Qt.TextFormat.MarkdownText)
             self._open.setFont(self.font())
-            self._open.setText(block.text)
+            self._open.setText(linked(block.text))
         else:
             self._show_open_code(_code_lines(block.text))
         if self._open.isHidden():
@@ -513,7 +514,7 @@ def _block_widget(parent: QWidget, block: Block) -> QWidget:
         return CodeBlock(block.text, block.language, parent)
     if block.kind == "plain":  # a code fence the answer never closed
         return CodeLines(parent, _code_lines(block.text))
-    return _text_label(parent, block.text, markdown=True)
+    return _text_label(parent, linked(block.text), markdown=True)
 
 
 class UserBubble(QFrame):

@@ -170,6 +170,27 @@ def _share_of(widget: Any, colour: str) -> float:
     return hits / max(image.width() * image.height(), 1)
 
 
+async def _show_node(session: GuiSession, name: str, report: Reporter) -> None:
+    """A node link's "Show in GNS3": the node's item selected alone, the view centred on it."""
+    links = session.handle.header.node_links
+    await wait_until(lambda: name in links.nodes, 20, "the node links")
+    menu = links.build_menu(links.nodes[name])
+    labels = [a.text() for a in menu.actions()]
+    menu.actions()[-1].trigger()
+    view = session.main_window.uiGraphicsView
+    selected = [i for i in view.scene().selectedItems() if callable(getattr(i, "node", None))]
+    centre = view.mapToScene(view.viewport().rect().center())
+    item_centre = selected[0].sceneBoundingRect().center() if len(selected) == 1 else None
+    report(
+        "show_node",
+        actions=labels,
+        selected=[i.node().name() for i in selected],
+        distance=None
+        if item_centre is None
+        else abs(centre.x() - item_centre.x()) + abs(centre.y() - item_centre.y()),
+    )
+
+
 async def _screenshot(session: GuiSession, path: Path, report: Reporter) -> None:
     window = session.main_window
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -205,6 +226,7 @@ def scenario(config: dict[str, Any], report: Reporter) -> Callable[[GuiSession],
             await _chat(session, config["message"], report)
             if config.get("screenshot"):
                 await _screenshot(session, Path(config["screenshot"]), report)
+            await _show_node(session, "PC1", report)
             await _follow(session, second["id"], second["name"], report)
         except BaseException as exc:
             report("error", text="".join(traceback.format_exception(exc)))

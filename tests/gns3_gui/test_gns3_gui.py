@@ -228,6 +228,11 @@ async def test_the_dock_follows_the_gui_project_and_streams_a_turn(
     prompt = agent_calls[-1].system_prompt
     assert "PC1" in prompt and "HUB1" in prompt, prompt
 
+    # A node link's "Show in GNS3" selects the node on the GUI's canvas and centres on it
+    (shown,) = events_named(events, "show_node")
+    assert shown["actions"] == ["Open console", "Show in GNS3"], context
+    assert shown["selected"] == ["PC1"] and shown["distance"] < 40, context
+
     (shot,) = events_named(events, "screenshot")
     assert shot["saved"] and QImage(str(screenshot)).width() == shot["width"] >= 1200
     if os.environ.get("GNS3_COPILOT_UPDATE_SCREENSHOTS") == "1":
