@@ -621,6 +621,8 @@ class CopilotHeader(QWidget):
     async def refresh_node_links(self) -> None:
         """Read the project's nodes: their names in answers become links."""
         project_id, client = self.backend.project_id, self.workspace.client
+        if self._closed:
+            return
         if project_id is None or client is None:
             self.node_links.set_nodes([])
             return
@@ -629,7 +631,7 @@ class CopilotHeader(QWidget):
         except CopilotError as exc:
             log.info("node links not refreshed: %s", exc.user_message)
             return
-        if project_id == self.backend.project_id:
+        if project_id == self.backend.project_id and not self._closed:
             self.node_links.set_nodes(nodes, urlsplit(client.base_url).hostname)
 
     # --- the lab, drawn -----------------------------------------------------------------------

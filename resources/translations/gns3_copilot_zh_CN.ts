@@ -394,200 +394,200 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="124" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="189" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="151" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="164" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="166" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="179" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="396" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="386" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="441" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="518" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="565" />
         <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
         <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
         <source>This disappears: %1</source>
         <translation>以下内容将消失：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="575" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="586" />
         <source>Undone: the snapshot was restored.</source>
         <translation>已撤销：快照已恢复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="735" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="756" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="759" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="763" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="801" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="822" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="802" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="823" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="804" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="825" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="805" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="826" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="807" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="828" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="832" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="836" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="827" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="848" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="833" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="855" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="876" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="865" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="886" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1424,151 +1424,173 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="59" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="153" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="212" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="216" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="270" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="530" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="531" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="580" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="587" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="589" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="601" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="614" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="617" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="631" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="641" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="642" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="660" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="706" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="707" />
         <source>Stopped before the end</source>
         <translation>已在结束前停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="708" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="709" />
         <source>Cut off: the model's answer ended early</source>
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="739" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="751" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="748" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="752" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="749" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="821" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="771" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="822" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="772" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="777" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="778" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="779" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="780" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="829" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="830" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="832" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="833" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="836" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="848" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="849" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1035" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1036" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
+    </message>
+</context><context>
+    <name>NodeLinks</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="134" />
+        <source>Open console</source>
+        <translation>打开控制台</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="142" />
+        <source>Show in GNS3</source>
+        <translation>在 GNS3 中显示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="164" />
+        <source>%1 is not running.</source>
+        <translation>%1 未在运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="167" />
+        <source>%1 has no telnet console.</source>
+        <translation>%1 没有 telnet 控制台。</translation>
     </message>
 </context><context>
     <name>PlanView</name>
