@@ -294,6 +294,8 @@ class LabDrawing(QWidget):
         self._taken += [r for p in self._placed.values() for r, _ in self.node_labels(p)]
         for link in self._picture.links:
             self._draw_link(painter, link, palette)
+        for link in self._picture.links:  # after every line: no line crosses a label
+            self._draw_link_labels(painter, link, palette)
         for placed in self._placed.values():
             self._draw_node(painter, placed, palette)
         self._draw_legend(painter, palette)
@@ -303,15 +305,25 @@ class LabDrawing(QWidget):
         a, b = self._placed.get(link.a), self._placed.get(link.b)
         if a is None or b is None:
             return
-        colour = state_colour(link.state, palette)
-        if link.state == "unchanged":
-            colour = QColor(palette.color(QPalette.ColorRole.Text))
-            colour.setAlphaF(0.55)
+        colour = self._link_colour(link, palette)
         pen = QPen(colour, 3 if link.state == "new" else 2)
         if link.state == "removed" or link.suspended:
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.drawLine(a.centre, b.centre)
+
+    def _link_colour(self, link: PictureLink, palette: QPalette) -> QColor:
+        colour = state_colour(link.state, palette)
+        if link.state == "unchanged":
+            colour = QColor(palette.color(QPalette.ColorRole.Text))
+            colour.setAlphaF(0.55)
+        return colour
+
+    def _draw_link_labels(self, painter: QPainter, link: PictureLink, palette: QPalette) -> None:
+        a, b = self._placed.get(link.a), self._placed.get(link.b)
+        if a is None or b is None:
+            return
+        colour = self._link_colour(link, palette)
         painter.setFont(self._small_font())
         length = math.hypot(b.centre.x() - a.centre.x(), b.centre.y() - a.centre.y())
         if length < 1:
