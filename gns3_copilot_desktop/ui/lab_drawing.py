@@ -10,7 +10,9 @@ GNS3 GUI's charcoal) except the state hues, chosen readable on either background
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 
 from PyQt6.QtCore import QCoreApplication, QPointF, QRectF, QSize, Qt, pyqtSignal
 from PyQt6.QtGui import (
@@ -23,11 +25,12 @@ from PyQt6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
+    QPolygonF,
 )
 from PyQt6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
-from gns3_copilot_desktop.ui.theme import colors, is_dark
+from gns3_copilot_desktop.ui.theme import colors, is_dark, readable_on
 
 SYMBOL = 50
 """GNS3 places a node by the top-left corner of a symbol about this many scene units wide."""
@@ -35,6 +38,7 @@ ICON = 30
 MARGIN = 16
 LABEL_ROWS = 2  # the name and one address under an icon
 LEGEND_H = 22
+"""One row of the legend (it wraps to more rows in a narrow column)."""
 
 ROUTER_TYPES = frozenset({"dynamips", "iou"})
 SWITCH_TYPES = frozenset({"ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch"})
@@ -46,12 +50,17 @@ def state_colour(state: str, palette: QPalette) -> QColor:
     """The hue of an item's state: new green, removed red, changed amber, unchanged muted."""
     dark = is_dark(palette)
     if state == "new":
-        return QColor("#5cc06a" if dark else "#1b7a2b")
-    if state == "removed":
-        return QColor("#ff7b72" if dark else "#c62828")
-    if state == "changed":
-        return QColor("#e3b341" if dark else "#8a5a00")
-    return QColor(colors(palette).muted)
+        hue = QColor("#5cc06a" if dark else "#1b7a2b")
+    elif state == "removed":
+        hue = QColor("#ff7b72" if dark else "#c62828")
+    elif state == "changed":
+        hue = QColor("#e3b341" if dark else "#8a5a00")
+    else:
+        hue = QColor(colors(palette).muted)
+    # a host style sheet (the GNS3 GUI's charcoal #535353) may put the drawing on a background
+    # neither hue was chosen for: moved toward the text colour until it reads there
+    base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+    return readable_on(hue, base, text)
 
 
 def status_colour(status: str, palette: QPalette) -> QColor:
@@ -78,6 +87,10 @@ class LabDrawing(QWidget):
         self._picture = LabPicture(nodes=(), links=())
         self._placed: dict[str, _Placed] = {}
         self._subnets_drawn: set[str] = set()
+        self._taken: list[QRectF] = []
+        self._pressed: str | None = None
+        self.drawn_labels: list[tuple[str, QRectF, str]] = []
+        """What the last paint wrote: (name / address / port / subnet, where, text)."""
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -109,7 +122,15 @@ class LabDrawing(QWidget):
 
     def heightForWidth(self, width: int) -> int:
         scale, _, (height, _) = self._layout(width)
-        return int(height * _vertical(scale)) + 2 * MARGIN + ICON + self._label_height() + LEGEND_H
+        rows = len(self._legend_rows(width))
+        return (
+            int(height * _vertical(scale))
+            + 2 * MARGIN
+            + ICON
+            + self._label_height()
+            + rows * LEGEND_H
+            + (4 if rows else 0)
+        )
 
     def sizeHint(self) -> QSize:
         return QSize(480, self.heightForWidth(480))
@@ -159,20 +180,75 @@ class LabDrawing(QWidget):
             for n in self._picture.nodes
         }
 
+    def icon_box(self, name: str) -> QRectF | None:
+        """The square a node's icon is drawn in (None: not in the picture)."""
+        centre = self.node_centre(name)
+        if centre is None:
+            return None
+        return QRectF(centre.x() - ICON / 2, centre.y() - ICON / 2, ICON, ICON)
+
+    def node_labels(self, placed: _Placed) -> list[tuple[QRectF, str]]:
+        """Where a node's name (and first address) go under its icon, and the text shown
+        there (elided to the room its row leaves; the tooltip has the whole name)."""
+        metrics = QFontMetrics(self._small_font())
+        room = int(min(self._label_half_width() * 2 + ICON, self._label_room(placed)))
+        top = placed.centre.y() + ICON / 2 + 2
+        labels = []
+        for row, text in enumerate([placed.node.name, *placed.node.addresses[:1]]):
+            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+            width = min(metrics.horizontalAdvance(shown) + 4, room)
+            rect = QRectF(
+                placed.centre.x() - width / 2,
+                top + row * metrics.lineSpacing(),
+                width,
+                metrics.lineSpacing(),
+            )
+            labels.append((rect, shown))
+        return labels
+
     def node_at(self, point: QPointF) -> str | None:
-        """The node whose icon is under ``point``."""
+        """The node whose icon (or name under it) is at ``point``; the one drawn last (on top)
+        when several are."""
         self._place()
-        for name, placed in self._placed.items():
-            if (placed.centre - point).manhattanLength() <= ICON * 0.75:
+        for name, placed in reversed(self._placed.items()):
+            box = QRectF(placed.centre.x() - ICON / 2, placed.centre.y() - ICON / 2, ICON, ICON)
+            if box.adjusted(-3, -3, 3, 3).contains(point):
+                return name
+        for name, placed in reversed(self._placed.items()):
+            if any(rect.contains(point) for rect, _ in self.node_labels(placed)[:1]):
                 return name
         return None
 
+    def link_at(self, point: QPointF) -> PictureLink | None:
+        """The link whose line passes within 4 px of ``point`` (None off every line)."""
+        self._place()
+        for link in reversed(self._picture.links):
+            a, b = self._placed.get(link.a), self._placed.get(link.b)
+            if a is not None and b is not None and _distance(point, a.centre, b.centre) <= 4:
+                return link
+        return None
+
+    def tooltip_at(self, point: QPointF) -> str:
+        """The tooltip at ``point`` as plain text: a node's whole name and facts, or a link's
+        ends; empty where there is nothing."""
+        name = self.node_at(point)
+        if name is not None:
+            return _node_tip(self._placed[name].node)
+        link = self.link_at(point)
+        return _link_tip(link) if link is not None else ""
+
     # --- events ----------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent | None) -> None:
+        if event is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._pressed = self.node_at(event.position())
+        super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent | None) -> None:
         if event is not None and event.button() == Qt.MouseButton.LeftButton:
             name = self.node_at(event.position())
-            if name is not None:
+            pressed, self._pressed = self._pressed, None
+            if name is not None and name == pressed:  # a press on one node, release on another
                 self.node_clicked.emit(name)
                 return
         super().mouseReleaseEvent(event)
@@ -180,13 +256,15 @@ class LabDrawing(QWidget):
     def mouseMoveEvent(self, event: QMouseEvent | None) -> None:
         if event is None:
             return
-        name = self.node_at(event.position())
+        point = event.position()
         self.setCursor(
-            Qt.CursorShape.PointingHandCursor if name is not None else Qt.CursorShape.ArrowCursor
+            Qt.CursorShape.PointingHandCursor
+            if self.node_at(point) is not None
+            else Qt.CursorShape.ArrowCursor
         )
-        if name is not None:
-            placed = self._placed[name]
-            QToolTip.showText(event.globalPosition().toPoint(), _node_tip(placed.node), self)
+        tip = self.tooltip_at(point)
+        if tip:
+            QToolTip.showText(event.globalPosition().toPoint(), plain_tooltip(tip), self)
         else:
             QToolTip.hideText()
 
@@ -197,6 +275,7 @@ class LabDrawing(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
         self._place()
+        self.drawn_labels = []
         if not self._picture.nodes:
             painter.setPen(QColor(colors(palette).muted))
             painter.drawText(
@@ -207,8 +286,16 @@ class LabDrawing(QWidget):
             painter.end()
             return
         self._subnets_drawn = set()
+        # icons and names first in the list of what badges must keep clear of
+        self._taken = [
+            QRectF(p.centre.x() - ICON / 2 - 2, p.centre.y() - ICON / 2 - 2, ICON + 4, ICON + 4)
+            for p in self._placed.values()
+        ]
+        self._taken += [r for p in self._placed.values() for r, _ in self.node_labels(p)]
         for link in self._picture.links:
             self._draw_link(painter, link, palette)
+        for link in self._picture.links:  # after every line: no line crosses a label
+            self._draw_link_labels(painter, link, palette)
         for placed in self._placed.values():
             self._draw_node(painter, placed, palette)
         self._draw_legend(painter, palette)
@@ -218,26 +305,42 @@ class LabDrawing(QWidget):
         a, b = self._placed.get(link.a), self._placed.get(link.b)
         if a is None or b is None:
             return
-        colour = state_colour(link.state, palette)
-        if link.state == "unchanged":
-            colour = QColor(palette.color(QPalette.ColorRole.Text))
-            colour.setAlphaF(0.55)
+        colour = self._link_colour(link, palette)
         pen = QPen(colour, 3 if link.state == "new" else 2)
         if link.state == "removed" or link.suspended:
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.drawLine(a.centre, b.centre)
+
+    def _link_colour(self, link: PictureLink, palette: QPalette) -> QColor:
+        colour = state_colour(link.state, palette)
+        if link.state == "unchanged":
+            colour = QColor(palette.color(QPalette.ColorRole.Text))
+            colour.setAlphaF(0.55)
+        return colour
+
+    def _draw_link_labels(self, painter: QPainter, link: PictureLink, palette: QPalette) -> None:
+        a, b = self._placed.get(link.a), self._placed.get(link.b)
+        if a is None or b is None:
+            return
+        colour = self._link_colour(link, palette)
         painter.setFont(self._small_font())
         length = math.hypot(b.centre.x() - a.centre.x(), b.centre.y() - a.centre.y())
+        if length < 1:
+            return
         for port, near, far in (
             (link.a_port, a.centre, b.centre),
             (link.b_port, b.centre, a.centre),
         ):
-            unit = (far - near) / length if length else QPointF(0, 0)
-            # clear of the icon, and of the name under it when the link leaves downwards
-            clear = ICON / 2 + 26 + (self._label_height() if unit.y() > 0.6 else 0)
-            if length > 2 * clear + 12:  # else the table and the tooltip have the ports
-                self._badge(painter, near + unit * clear, port, palette, colour)
+            unit = (far - near) / length
+            # clear of the icon; further along (or beside the line) when that spot is taken;
+            # left out when the line has no free spot (the table and the tooltip have the port)
+            spots = [
+                near + unit * along + QPointF(-unit.y(), unit.x()) * side
+                for along in range(ICON // 2 + 12, int(length / 2) - 4, 6)
+                for side in (0.0, 9.0, -9.0)
+            ]
+            self._badge(painter, spots, port, palette, colour, "port")
         middle = (a.centre + b.centre) / 2
         if link.filtered:
             painter.setPen(QPen(state_colour("changed", palette), 2))
@@ -250,18 +353,41 @@ class LabDrawing(QWidget):
             path.closeSubpath()
             painter.drawPath(path)
             painter.setBrush(Qt.BrushStyle.NoBrush)
+            self._taken.append(QRectF(middle.x() - 7, middle.y() - 7, 14, 14))
         subnet = link.subnet.split()[-1] if link.subnet.strip() else ""
-        if subnet and subnet not in self._subnets_drawn and length > ICON * 2.5:
-            self._subnets_drawn.add(subnet)  # a LAN's links share it: once is enough
-            self._badge(painter, middle, subnet, palette, colour)
+        if subnet and subnet not in self._subnets_drawn:
+            unit = (b.centre - a.centre) / length
+            across = QPointF(-unit.y(), unit.x())
+            spots = [
+                middle + unit * along + across * side
+                for along in (0.0, 14.0, -14.0, 28.0, -28.0)
+                for side in (0.0, 10.0, -10.0)
+            ]
+            if self._badge(painter, spots, subnet, palette, colour, "subnet"):
+                self._subnets_drawn.add(subnet)  # a LAN's links share it: once is enough
 
     def _badge(
-        self, painter: QPainter, centre: QPointF, text: str, palette: QPalette, colour: QColor
-    ) -> None:
+        self,
+        painter: QPainter,
+        spots: Iterable[QPointF],
+        text: str,
+        palette: QPalette,
+        colour: QColor,
+        kind: str,
+    ) -> bool:
+        """Draw ``text`` on the first spot where it hides no icon, name or other badge."""
         metrics = QFontMetrics(self._small_font())
         shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, 110)
         rect = QRectF(metrics.boundingRect(shown)).adjusted(-3, -1, 3, 1)
-        rect.moveCenter(centre)
+        bounds = QRectF(self.rect())
+        for spot in spots:
+            rect.moveCenter(spot)
+            if bounds.contains(rect) and not any(rect.intersects(t) for t in self._taken):
+                break
+        else:
+            return False
+        self._taken.append(QRectF(rect))
+        self.drawn_labels.append((kind, QRectF(rect), shown))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(palette.color(QPalette.ColorRole.Base))
         painter.drawRoundedRect(rect, 3, 3)
@@ -271,6 +397,7 @@ class LabDrawing(QWidget):
             text_colour = colour
         painter.setPen(text_colour)
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, shown)
+        return True
 
     def _draw_node(self, painter: QPainter, placed: _Placed, palette: QPalette) -> None:
         node, c = placed.node, placed.centre
@@ -289,25 +416,19 @@ class LabDrawing(QWidget):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(status_colour(node.status, palette))
             painter.drawEllipse(QPointF(box.right() - 2, box.top() + 2), 5, 5)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        font = self._small_font()
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        width = int(min(self._label_half_width() * 2 + ICON, self._label_room(placed)))
-        lines = [node.name, *node.addresses[:1]]
-        for row, text in enumerate(lines):
-            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
-            rect = QRectF(
-                c.x() - width / 2,
-                box.bottom() + 2 + row * metrics.lineSpacing(),
-                width,
-                metrics.lineSpacing(),
-            )
+        painter.setFont(self._small_font())
+        for row, (rect, shown) in enumerate(self.node_labels(placed)):
+            self.drawn_labels.append(("name" if row == 0 else "address", QRectF(rect), shown))
+            # a link running down through the name does not strike it through
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(palette.color(QPalette.ColorRole.Base))
+            painter.drawRoundedRect(rect, 2, 2)
             text_colour = QColor(palette.color(QPalette.ColorRole.Text))
             if row == 0 and node.state in ("new", "removed"):
                 text_colour = colour
             painter.setPen(text_colour if row == 0 else QColor(colors(palette).muted))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, shown)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, shown)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _label_room(self, placed: _Placed) -> float:
         """How wide a node's labels may be without running into a neighbour's on its row."""
@@ -321,25 +442,22 @@ class LabDrawing(QWidget):
         ]
         return max(min(gaps, default=1e9) - 6, ICON + 8)
 
-    def _draw_legend(self, painter: QPainter, palette: QPalette) -> None:
+    def legend_entries(self) -> list[tuple[str, str]]:
+        """(key, text) of what the picture uses: plan states, node statuses, suspended and
+        filtered links."""
         states = {n.state for n in self._picture.nodes} | {
             link.state for link in self._picture.links
         }
-        entries: list[tuple[str, QColor]] = []
+        entries: list[tuple[str, str]] = []
         for state, text in (
             ("new", QCoreApplication.translate("LabDrawing", "new")),
             ("removed", QCoreApplication.translate("LabDrawing", "removed")),
             ("changed", QCoreApplication.translate("LabDrawing", "changed")),
         ):
             if state in states:
-                entries.append((text, state_colour(state, palette)))
+                entries.append((state, text))
         if entries and "unchanged" in states:
-            entries.append(
-                (
-                    QCoreApplication.translate("LabDrawing", "unchanged"),
-                    QColor(colors(palette).muted),
-                )
-            )
+            entries.append(("unchanged", QCoreApplication.translate("LabDrawing", "unchanged")))
         statuses = {n.status for n in self._picture.nodes if n.status}
         for status, text in (
             ("started", QCoreApplication.translate("LabDrawing", "running")),
@@ -347,21 +465,78 @@ class LabDrawing(QWidget):
             ("suspended", QCoreApplication.translate("LabDrawing", "suspended")),
         ):
             if status in statuses:
-                entries.append((text, status_colour(status, palette)))
-        if not entries:
+                entries.append((status, text))
+        if any(link.suspended for link in self._picture.links):
+            entries.append(
+                ("suspended link", QCoreApplication.translate("LabDrawing", "suspended link"))
+            )
+        if any(link.filtered for link in self._picture.links):
+            entries.append(
+                ("filtered link", QCoreApplication.translate("LabDrawing", "filtered link"))
+            )
+        return entries
+
+    def _legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
+        """The legend's entries (key, text, x) in rows that fit ``width``."""
+        metrics = QFontMetrics(self._small_font())
+        rows: list[list[tuple[str, str, float]]] = []
+        x = float(MARGIN)
+        for key, text in self.legend_entries():
+            advance = 20 + metrics.horizontalAdvance(text)
+            if not rows or (x > MARGIN and x + advance > width - MARGIN):
+                rows.append([])
+                x = float(MARGIN)
+            rows[-1].append((key, text, x))
+            x += advance + 12
+        return rows
+
+    def _draw_legend(self, painter: QPainter, palette: QPalette) -> None:
+        rows = self._legend_rows(self.width())
+        if not rows:
             return
         font = self._small_font()
         painter.setFont(font)
         metrics = QFontMetrics(font)
-        x, y = float(MARGIN), float(self.height() - LEGEND_H + 4)
-        for text, colour in entries:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(colour)
-            painter.drawRoundedRect(QRectF(x, y + 3, 10, 10), 2, 2)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(palette.color(QPalette.ColorRole.Text))
-            painter.drawText(QPointF(x + 14, y + 3 + metrics.ascent() - 1), text)
-            x += 14 + metrics.horizontalAdvance(text) + 12
+        top = float(self.height() - len(rows) * LEGEND_H)
+        muted = QColor(colors(palette).muted)
+        for index, row in enumerate(rows):
+            y = top + index * LEGEND_H
+            middle = y + 8
+            for key, text, x in row:
+                swatch = QRectF(x, y + 3, 16, 10)
+                if key in ("suspended link", "filtered link"):
+                    pen = QPen(muted, 2)
+                    if key == "suspended link":
+                        pen.setStyle(Qt.PenStyle.DashLine)
+                    painter.setPen(pen)
+                    painter.drawLine(QPointF(x, middle), QPointF(x + 16, middle))
+                    if key == "filtered link":
+                        painter.setPen(Qt.PenStyle.NoPen)
+                        painter.setBrush(state_colour("changed", palette))
+                        painter.drawPolygon(
+                            QPolygonF(
+                                [
+                                    QPointF(x + 8, middle - 5),
+                                    QPointF(x + 13, middle),
+                                    QPointF(x + 8, middle + 5),
+                                    QPointF(x + 3, middle),
+                                ]
+                            )
+                        )
+                else:
+                    colour = (
+                        status_colour(key, palette)
+                        if key in ("started", "stopped", "suspended")
+                        else muted
+                        if key == "unchanged"
+                        else state_colour(key, palette)
+                    )
+                    painter.setPen(Qt.PenStyle.NoPen)
+                    painter.setBrush(colour)
+                    painter.drawRoundedRect(swatch.adjusted(3, 0, -3, 0), 2, 2)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(palette.color(QPalette.ColorRole.Text))
+                painter.drawText(QPointF(x + 20, y + 3 + metrics.ascent() - 1), text)
 
 
 def _vertical(scale: float) -> float:
@@ -423,8 +598,34 @@ def _node_tip(node: PictureNode) -> str:
     return "\n".join(parts)
 
 
+def _link_tip(link: PictureLink) -> str:
+    facts = [link.subnet] if link.subnet else []
+    if link.suspended:
+        facts.append(QCoreApplication.translate("LabDrawing", "suspended"))
+    if link.filtered:
+        facts.append(QCoreApplication.translate("LabDrawing", "filtered"))
+    return "\n".join([f"{link.a} {link.a_port} – {link.b} {link.b_port}", *facts])
+
+
+def plain_tooltip(text: str) -> str:
+    """``text`` as a tooltip shows it, character for character: Qt renders a tooltip that
+    looks like HTML as HTML, and a node may be named ``<img src=...>``."""
+    return "<p style='white-space:pre'>" + escape(text).replace("\n", "<br>") + "</p>"
+
+
+def _distance(point: QPointF, a: QPointF, b: QPointF) -> float:
+    """How far ``point`` is from the segment a-b."""
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else ((point.x() - a.x()) * dx + (point.y() - a.y()) * dy) / length2
+    t = max(0.0, min(1.0, t))
+    return math.hypot(point.x() - (a.x() + t * dx), point.y() - (a.y() + t * dy))
+
+
 def describe(picture: LabPicture) -> str:
-    """The picture in words, for screen readers and the card's text form."""
+    """The picture in words, for screen readers and the card's text form: the counts, what a
+    plan adds and removes, then every node (type, status) and every link (ports, subnet,
+    suspended, filtered)."""
     if not picture.nodes:
         return QCoreApplication.translate("LabDrawing", "The lab is empty.")
     parts = [
@@ -445,5 +646,17 @@ def describe(picture: LabPicture) -> str:
             QCoreApplication.translate("LabDrawing", "New links: %1.").replace(
                 "%1", "; ".join(links[:20])
             )
+        )
+    nodes = [
+        f"{n.name} ({', '.join(f for f in (n.node_type, n.status) if f)})"
+        for n in picture.nodes[:60]
+    ]
+    parts.append(
+        QCoreApplication.translate("LabDrawing", "Nodes: %1.").replace("%1", "; ".join(nodes))
+    )
+    if picture.links:
+        lines = [_link_tip(link).replace("\n", ", ") for link in picture.links[:60]]
+        parts.append(
+            QCoreApplication.translate("LabDrawing", "Links: %1.").replace("%1", "; ".join(lines))
         )
     return " ".join(parts)

@@ -1,7 +1,9 @@
 """The lab as it runs, shown in the chat: the drawing with each node's status, kept current.
 
 The header's "Lab" button adds one; the app refreshes the visible cards when GNS3 says a node
-or a link changed (bursts of notifications are coalesced; a hidden card is not redrawn)."""
+or a link changed (bursts of notifications are coalesced; a hidden card is not redrawn: the last
+picture waits until it shows). A click on a node offers "Open console" and, when the app can
+reach the GNS3 GUI's canvas, "Show in GNS3"."""
 
 from __future__ import annotations
 
@@ -9,8 +11,17 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
-from PyQt6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QAction, QCursor, QShowEvent
+from PyQt6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+)
 
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Notification
@@ -31,6 +42,10 @@ class TopologyCard(QFrame):
     """A card with the lab's drawing, a status summary and Refresh."""
 
     refreshed = pyqtSignal()
+    open_console = pyqtSignal(str)
+    """A node's name: the user chose "Open console" on it."""
+    select_node = pyqtSignal(str)
+    """A node's name: the user chose "Show in GNS3" on it."""
 
     def __init__(
         self,
@@ -50,6 +65,7 @@ class TopologyCard(QFrame):
             QCoreApplication.translate("TopologyCard", "Lab %1").replace("%1", title), self
         )
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a project named <img src=...>
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
@@ -67,7 +83,13 @@ class TopologyCard(QFrame):
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.drawing = LabDrawing(parent=self)
+        self.drawing.node_clicked.connect(self._node_clicked)
         layout.addWidget(self.drawing)
+        self.select_in_gns3: Callable[[str], object] | None = None
+        """Set by the app when it runs inside the GNS3 GUI: "Show in GNS3" calls it (and
+        emits `select_node`)."""
+        self.node_menu: QMenu | None = None
+        self._pending: LabPicture | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(lambda: spawn(self.refresh(), name="lab-drawing"))
@@ -112,7 +134,12 @@ class TopologyCard(QFrame):
         self.update_picture(picture)
 
     def update_picture(self, picture: LabPicture) -> None:
-        """Draw ``picture`` and say how many nodes run."""
+        """Draw ``picture`` and say how many nodes run; while the card is hidden only the
+        latest picture is kept, and drawn when it shows."""
+        if not self.isVisible():
+            self._pending = picture
+            return
+        self._pending = None
         self.refreshes += 1
         self.drawing.set_picture(picture)
         running = sum(1 for n in picture.nodes if n.status == "started")
@@ -123,3 +150,39 @@ class TopologyCard(QFrame):
             .replace("%3", str(len(picture.links)))
         )
         self.refreshed.emit()
+
+    def showEvent(self, event: QShowEvent | None) -> None:
+        """Draw the picture that came while the card was hidden."""
+        super().showEvent(event)
+        if self._pending is not None:
+            QTimer.singleShot(0, self._draw_pending)
+
+    def _draw_pending(self) -> None:
+        if self._pending is not None and self.isVisible():
+            self.update_picture(self._pending)
+
+    def _node_clicked(self, name: str) -> None:
+        if self.node_menu is not None:
+            self.node_menu.deleteLater()
+        self.node_menu = self.build_node_menu(name)
+        self.node_menu.popup(QCursor.pos())
+
+    def build_node_menu(self, name: str) -> QMenu:
+        """What can be done with a node from the drawing: its console, and showing it in the
+        GNS3 GUI when the app runs there."""
+        menu = QMenu(self)
+        menu.setTitle(name)
+        console = QAction(QCoreApplication.translate("TopologyCard", "Open console"), menu)
+        console.triggered.connect(lambda *_: self.open_console.emit(name))
+        menu.addAction(console)
+        select = self.select_in_gns3
+        if select is not None:
+            show = QAction(QCoreApplication.translate("TopologyCard", "Show in GNS3"), menu)
+
+            def show_node(*_: object) -> None:
+                select(name)
+                self.select_node.emit(name)
+
+            show.triggered.connect(show_node)
+            menu.addAction(show)
+        return menu

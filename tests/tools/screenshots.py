@@ -578,6 +578,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("plan-approval", lambda: shoot_plan(out)),
         ("plan-narrow", lambda: shoot_plan(out, "plan-narrow", 800, 360)),
         ("lab-card", lambda: shoot_lab(out)),
+        ("lab-card-narrow", lambda: shoot_lab(out, "lab-card-narrow", 360)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),

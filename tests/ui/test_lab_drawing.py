@@ -4,14 +4,23 @@ a click on a node names it; screen readers get the picture in words."""
 
 from __future__ import annotations
 
-from PyQt6.QtCore import QPoint, QPointF, Qt
-from PyQt6.QtGui import QColor, QImage, QPalette
+from dataclasses import replace
+
+from PyQt6.QtCore import QPoint, QPointF, QRectF, Qt
+from PyQt6.QtGui import QColor, QFontMetrics, QImage, QPalette, QTextDocument
 from PyQt6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
-from gns3_copilot_desktop.ui.lab_drawing import ICON, SYMBOL, LabDrawing, state_colour
-from gns3_copilot_desktop.ui.theme import dark_palette, light_palette
+from gns3_copilot_desktop.ui.lab_drawing import (
+    ICON,
+    LEGEND_H,
+    SYMBOL,
+    LabDrawing,
+    plain_tooltip,
+    state_colour,
+)
+from gns3_copilot_desktop.ui.theme import contrast_ratio, dark_palette, light_palette
 
 PICTURE = LabPicture(
     nodes=(
@@ -116,3 +125,143 @@ def test_hostile_names_and_an_empty_lab_draw_without_error(qtbot: QtBot) -> None
         image = QImage(drawing.size(), QImage.Format.Format_ARGB32)
         drawing.render(image)
         assert drawing.heightForWidth(360) < 400
+
+
+DENSE = LabPicture(
+    nodes=(
+        PictureNode("R1", "dynamips", 0, -200, "unchanged", None, ("10.0.12.1/24",)),
+        PictureNode("R2", "dynamips", -250, 0, "new", None, ("10.0.12.2/24",)),
+        PictureNode("R3-with-a-very-long-name-indeed", "qemu", 250, 0, "changed"),
+        PictureNode("SW1", "ethernet_switch", -250, 200, "new"),
+        PictureNode("PC1", "vpcs", -400, 350, "new"),
+        PictureNode("PC2", "vpcs", -100, 350, "removed"),
+        PictureNode("<b>Cloud</b>", "cloud", 250, 200),
+        PictureNode("\u05e9\u05e8\u05ea", "docker", 400, 350),
+    ),
+    links=(
+        PictureLink("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0", "new", "10.0.12.0/24"),
+        PictureLink(
+            "R1", "Gi0/1", "R3-with-a-very-long-name-indeed", "Gi0/0", "unchanged", "10.0.13.0/24"
+        ),
+        PictureLink("R2", "f0/1", "SW1", "Ethernet0", "new"),
+        PictureLink("SW1", "Ethernet1", "PC1", "Ethernet0", "new", "192.168.1.0/24"),
+        PictureLink("SW1", "Ethernet2", "PC2", "Ethernet0", "removed"),
+        PictureLink("R3-with-a-very-long-name-indeed", "e1", "<b>Cloud</b>", "eth0", filtered=True),
+        PictureLink("<b>Cloud</b>", "eth1", "\u05e9\u05e8\u05ea", "eth0", suspended=True),
+    ),
+)
+
+
+def test_labels_keep_clear_of_icons_and_of_each_other_at_360_and_800_px(qtbot: QtBot) -> None:
+    for width in (360, 800):
+        drawing = LabDrawing(DENSE)
+        qtbot.addWidget(drawing)
+        drawing.resize(width, drawing.heightForWidth(width))
+        drawing.render(QImage(drawing.size(), QImage.Format.Format_ARGB32))
+        icons = [drawing.icon_box(n.name) for n in DENSE.nodes]
+        labels = drawing.drawn_labels
+        kinds = {kind for kind, _, _ in labels}
+        assert {"name", "address", "port", "subnet"} <= kinds, (width, kinds)
+        for kind, rect, text in labels:
+            assert QRectF(drawing.rect()).contains(rect), (width, text)
+            for icon in icons:
+                assert icon is not None
+                assert not rect.intersects(icon.adjusted(1, 1, -1, -1)), (width, kind, text)
+        for i, (_, rect, text) in enumerate(labels):
+            for _, other, other_text in labels[i + 1 :]:
+                assert not rect.intersects(other), (width, text, other_text)
+        # a label with no free spot is left out (at 360 px, on short links), never drawn over
+        # another; every port and subnet stays in the words a screen reader gets
+        shown = {text for _, _, text in labels}
+        assert {"GigabitEthernet0/0", "10.0.12.0/24", "10.0.13.0/24"} <= shown, (width, shown)
+        if width == 800:
+            assert {"192.168.1.0/24", "Ethernet2", "Gi0/1", "eth1"} <= shown, shown
+        assert "SW1 Ethernet2 – PC2 Ethernet0" in drawing.accessibleDescription()
+        assert "SW1 Ethernet1 – PC1 Ethernet0, 192.168.1.0/24" in drawing.accessibleDescription()
+
+
+def test_the_legend_names_link_kinds_and_wraps_in_a_narrow_column(qtbot: QtBot) -> None:
+    drawing = LabDrawing(DENSE)
+    qtbot.addWidget(drawing)
+    keys = [key for key, _ in drawing.legend_entries()]
+    assert keys == [
+        "new",
+        "removed",
+        "changed",
+        "unchanged",
+        "suspended link",
+        "filtered link",
+    ]
+    narrow, wide = drawing._legend_rows(360), drawing._legend_rows(800)
+    assert len(narrow) == 2 and len(wide) == 1
+    metrics = QFontMetrics(drawing._small_font())
+    for row in narrow:
+        _, text, x = row[-1]
+        assert x + 20 + metrics.horizontalAdvance(text) <= 360
+    # the second row is part of the height the layout asks for
+    plain = LabDrawing(
+        LabPicture(
+            DENSE.nodes, tuple(replace(x, suspended=False, filtered=False) for x in DENSE.links)
+        )
+    )
+    qtbot.addWidget(plain)
+    assert len(plain._legend_rows(360)) == 1
+    assert drawing.heightForWidth(360) == plain.heightForWidth(360) + LEGEND_H
+
+
+def test_tooltips_show_hostile_names_as_written(qtbot: QtBot) -> None:
+    hostile = "<b>SW</b><img src='/etc/passwd'>"
+    picture = LabPicture(
+        nodes=(
+            PictureNode(hostile, "ethernet_switch", 0, 0, status="started"),
+            PictureNode("PC1", "vpcs", 300, 0, status="stopped"),
+        ),
+        links=(PictureLink(hostile, "e0", "PC1", "Ethernet0", suspended=True, filtered=True),),
+    )
+    drawing = LabDrawing(picture)
+    qtbot.addWidget(drawing)
+    drawing.resize(500, drawing.heightForWidth(500))
+    drawing.show()
+    qtbot.waitExposed(drawing)
+    centre = drawing.node_centre(hostile)
+    other = drawing.node_centre("PC1")
+    assert centre is not None and other is not None
+    tip = drawing.tooltip_at(centre)
+    assert tip.splitlines()[0] == hostile
+    document = QTextDocument()
+    document.setHtml(plain_tooltip(tip))
+    assert document.toPlainText() == tip  # shown as written, not as bold text and an image
+    middle = (centre + other) / 2 + QPointF(30, 0)
+    assert drawing.tooltip_at(middle).splitlines() == [
+        f"{hostile} e0 – PC1 Ethernet0",
+        "suspended",
+        "filtered",
+    ]
+    assert drawing.tooltip_at(QPointF(2, 2)) == ""
+    # the screen reader's words list each node with its status and each link with its kinds
+    text = drawing.accessibleDescription()
+    assert f"{hostile} (ethernet_switch, started)" in text and "PC1 (vpcs, stopped)" in text
+    assert f"{hostile} e0 – PC1 Ethernet0, suspended, filtered" in text
+    # a press on one node released on another is no click
+    with qtbot.assertNotEmitted(drawing.node_clicked):
+        qtbot.mousePress(drawing, Qt.MouseButton.LeftButton, pos=centre.toPoint())
+        qtbot.mouseRelease(drawing, Qt.MouseButton.LeftButton, pos=other.toPoint())
+
+
+def test_state_hues_read_on_light_dark_and_the_gns3_charcoal(qtbot: QtBot) -> None:
+    charcoal = QPalette()
+    for role, value in (
+        (QPalette.ColorRole.Base, "#535353"),
+        (QPalette.ColorRole.Window, "#535353"),
+        (QPalette.ColorRole.Text, "#dedede"),
+        (QPalette.ColorRole.WindowText, "#dedede"),
+    ):
+        charcoal.setColor(role, QColor(value))
+    for palette in (light_palette(), dark_palette(), charcoal):
+        base = palette.color(QPalette.ColorRole.Base)
+        hues = {s: state_colour(s, palette) for s in ("new", "removed", "changed")}
+        for state, hue in hues.items():
+            assert contrast_ratio(hue, base) >= 4.5, (base.name(), state, hue.name())
+        assert len({h.name() for h in hues.values()}) == 3  # still three different hues
+        assert hues["new"].green() > hues["new"].red()
+        assert hues["removed"].red() > hues["removed"].green()

@@ -1,0 +1,85 @@
+"""The Lab card without a server: a picture that comes while the card is hidden waits for it
+to show (only the latest is drawn), a click on a node offers its console (and "Show in GNS3"
+only when the app can reach the GNS3 GUI), and a hostile project name stays text."""
+
+from __future__ import annotations
+
+import itertools
+
+from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
+from gns3_copilot_desktop.ui.topology_card import TopologyCard
+
+HOSTILE = "<b>PC</b><img src=x>"
+
+
+def _picture(*names: str) -> LabPicture:
+    nodes = tuple(
+        PictureNode(name, "vpcs", i * 200, 0, status="started") for i, name in enumerate(names)
+    )
+    links = tuple(
+        PictureLink(a.name, "Ethernet0", b.name, "Ethernet0") for a, b in itertools.pairwise(nodes)
+    )
+    return LabPicture(nodes, links)
+
+
+async def _never() -> LabPicture:
+    raise AssertionError("the card should not read the lab in this test")
+
+
+def test_a_hidden_card_draws_only_the_latest_picture_once_it_shows(qtbot: QtBot) -> None:
+    card = TopologyCard(HOSTILE, _never)
+    qtbot.addWidget(card)
+    card.update_picture(_picture("PC1"))
+    card.update_picture(_picture("PC1", "PC2", "PC3"))
+    assert card.refreshes == 0 and card.drawing.picture.nodes == ()
+    card.resize(420, 400)
+    card.show()
+    qtbot.waitUntil(lambda: card.refreshes == 1)
+    assert [n.name for n in card.drawing.picture.nodes] == ["PC1", "PC2", "PC3"]
+    assert "3 nodes (3 running), 2 links" in card.summary.text()
+    card.update_picture(_picture("PC1"))  # visible: drawn at once
+    assert card.refreshes == 2 and len(card.drawing.picture.nodes) == 1
+    # the project's name is shown as written
+    assert card.title.textFormat() == Qt.TextFormat.PlainText
+    assert HOSTILE in card.title.text()
+    assert not any(
+        label.textFormat() == Qt.TextFormat.RichText for label in card.findChildren(QLabel)
+    )
+
+
+def test_a_click_on_a_node_offers_its_console_and_show_in_gns3(qtbot: QtBot) -> None:
+    card = TopologyCard("lab", _never)
+    qtbot.addWidget(card)
+    card.resize(500, 400)
+    card.show()
+    qtbot.waitExposed(card)
+    card.update_picture(_picture(HOSTILE, "PC2"))
+    qtbot.waitUntil(lambda: card.drawing.node_centre(HOSTILE) is not None)
+    centre = card.drawing.node_centre(HOSTILE)
+    assert centre is not None
+
+    qtbot.mouseClick(card.drawing, Qt.MouseButton.LeftButton, pos=centre.toPoint())
+    menu = card.node_menu
+    assert menu is not None and menu.title() == HOSTILE
+    assert [a.text() for a in menu.actions()] == ["Open console"]  # not in the GNS3 GUI
+    with qtbot.waitSignal(card.open_console, timeout=2000) as console:
+        menu.actions()[0].trigger()
+    assert console.args == [HOSTILE]
+    menu.close()
+
+    selected: list[str] = []
+    card.select_in_gns3 = selected.append
+    other = card.drawing.node_centre("PC2")
+    assert other is not None
+    qtbot.mouseClick(card.drawing, Qt.MouseButton.LeftButton, pos=other.toPoint())
+    menu = card.node_menu
+    assert menu is not None
+    assert [a.text() for a in menu.actions()] == ["Open console", "Show in GNS3"]
+    with qtbot.waitSignal(card.select_node, timeout=2000) as shown:
+        menu.actions()[1].trigger()
+    assert shown.args == ["PC2"] and selected == ["PC2"]
+    menu.close()
