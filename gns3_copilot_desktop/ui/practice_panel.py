@@ -34,7 +34,7 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
-from gns3_copilot_desktop.core.protocol import ChatChunk
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
 from gns3_copilot_desktop.ui.qt_async import spawn
@@ -177,6 +177,7 @@ class PracticePanel(QFrame):
         """A trainer's (or a test's) choice of faults instead of a draw."""
         self._card: ApprovalCard | None = None
         self._ended_id: str | None = None
+        self._restore_request: ApprovalRequest | None = None
         self._busy = False
         self._build()
         self._timer = QTimer(self)
@@ -204,6 +205,9 @@ class PracticePanel(QFrame):
         self.count_spin.setRange(1, 3)
         self.count_spin.setAccessibleName(_tr("Number of faults"))
         self.count_spin.setToolTip(_tr("Number of faults"))
+        spin_edit = self.count_spin.lineEdit()
+        if spin_edit is not None:
+            spin_edit.setAccessibleName(_tr("Number of faults"))
         self.start_button = QPushButton(_tr("Start exercise"), self.setup_row)
         self.start_button.setAutoDefault(False)
         self.start_button.clicked.connect(lambda: self._spawn(self._start()))
@@ -225,8 +229,9 @@ class PracticePanel(QFrame):
         self.check_button = QPushButton(_tr("Check my fix"), self.active_row)
         self.hint_button = QPushButton(_tr("Hint"), self.active_row)
         self.give_up_button = QPushButton(_tr("Give up"), self.active_row)
-        for button in (self.check_button, self.hint_button, self.give_up_button):
+        for button in (self.start_button, self.check_button, self.hint_button, self.give_up_button):
             button.setAutoDefault(False)
+            button.setAccessibleName(button.text())
         self.check_button.clicked.connect(lambda: self._spawn(self._check()))
         self.hint_button.clicked.connect(lambda: self._spawn(self._hint()))
         self.give_up_button.clicked.connect(lambda: self._spawn(self._give_up()))
@@ -259,6 +264,7 @@ class PracticePanel(QFrame):
         self.past_toggle.setCheckable(True)
         self.past_toggle.setAutoRaise(True)
         self.past_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.past_toggle.setAccessibleName(_tr("Past exercises"))
         self.past_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.past_list = QListWidget(self)
         self.past_list.setAccessibleName(_tr("Past exercises"))
@@ -464,7 +470,9 @@ class PracticePanel(QFrame):
 
         await self._guarded(_tr("Reading the lab and choosing faults…"), prepare)
 
-    def _show_card(self, request: Any, decided: Callable[[list[UserDecision]], None]) -> None:
+    def _show_card(
+        self, request: ApprovalRequest, decided: Callable[[list[UserDecision]], None]
+    ) -> None:
         self._drop_card()
         card = ApprovalCard([request], self)
         for item in card.items:
@@ -553,6 +561,7 @@ class PracticePanel(QFrame):
             assert self.engine is not None
             given = await self.engine.give_up(exercise_id)
             self._ended(exercise_id, given.reveal, _tr("You gave up. Here is the answer."))
+            self._restore_request = given.restore
             if given.restore is not None:
                 self._say(_tr("Restore the lab as it was before the exercise?"))
                 self._show_card(given.restore, self._restore_decided)
@@ -572,7 +581,9 @@ class PracticePanel(QFrame):
             self._drop_card()
             self._say(_tr("The lab is back as it was before the exercise."))
 
-        await self._guarded(_tr("Restoring the snapshot…"), restore)
+        ok = await self._guarded(_tr("Restoring the snapshot…"), restore)
+        if not ok and self._restore_request is not None and not sip.isdeleted(self):
+            self._show_card(self._restore_request, self._restore_decided)  # offered again
 
     def _ended(self, exercise_id: str, reveal: Reveal, headline: str) -> None:
         self._ended_id = exercise_id
