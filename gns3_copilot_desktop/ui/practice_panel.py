@@ -300,7 +300,6 @@ class PracticePanel(QFrame):
         self._timer.stop()
         self.setup_row.setVisible(True)
         self.active_row.setVisible(False)
-        self._set_enabled(True)
 
     def _show_active(self, started_at: datetime | None) -> None:
         self.started_at = started_at or datetime.now(UTC)
@@ -308,7 +307,6 @@ class PracticePanel(QFrame):
         self.active_row.setVisible(True)
         self._tick()
         self._timer.start()
-        self._set_enabled(True)
 
     def _tick(self) -> None:
         if self.started_at is None:
@@ -497,12 +495,12 @@ class PracticePanel(QFrame):
             self._say(_tr("Exercise started: find what is broken and fix it."))
             self._show_active(record.started_at)
             self._sealed_item(exercise_id)
+            await self._refresh_past()
 
         ok = await self._guarded(_tr("Taking a snapshot… injecting…"), inject)
-        if not ok:
+        if not ok and not sip.isdeleted(self):
             self._drop_card()
             self._show_idle()
-        await self._guarded(self.status_label.text(), self._refresh_past)
 
     async def _reject(self) -> None:
         exercise_id = self.exercise_id
@@ -512,12 +510,15 @@ class PracticePanel(QFrame):
         async def reject() -> None:
             assert self.engine is not None
             await self.engine.reject(exercise_id)
+            self._drop_card()
+            self._show_idle()
+            await self._refresh_past()
 
-        await self._guarded("", reject)
-        self._drop_card()
-        self._show_idle()
-        self._say(_tr("Nothing was injected."))
-        await self._guarded(self.status_label.text(), self._refresh_past)
+        if await self._guarded("", reject):
+            self._say(_tr("Nothing was injected."))
+        elif not sip.isdeleted(self):
+            self._drop_card()  # the plan stays unapproved: nothing was injected either way
+            self._show_idle()
 
     # --- during the exercise ----------------------------------------------------------------
 
