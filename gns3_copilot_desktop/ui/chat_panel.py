@@ -106,8 +106,8 @@ class ChatPanel(QWidget):
         self.mode_badge = QLabel(self)
         self.mode_badge.setObjectName("modeBadge")
         self.mode_badge.setStyleSheet(
-            "QLabel#modeBadge { border: 1px solid palette(mid); border-radius: 6px;"
-            " padding: 0 6px; }"
+            "QLabel#modeBadge { background: palette(highlight); color: palette(highlighted-text);"
+            " border-radius: 7px; padding: 1px 8px; font-weight: bold; }"
         )
         self.mode_badge.hide()
         bar.addWidget(self.sessions_toggle)

@@ -165,6 +165,7 @@ class PracticePanel(QFrame):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("practicePanel")
+        self.setStyleSheet("QFrame#practicePanel { border-top: 1px solid palette(mid); }")
         self.setAccessibleName(_tr("Practice"))
         self._backend = backend
         self._view = view
@@ -248,6 +249,10 @@ class PracticePanel(QFrame):
         self.checks_label.setAccessibleName(_tr("Check results"))
         self.hints_label = _plain_label(self)
         self.hints_label.setAccessibleName(_tr("Hints"))
+        self.headline_label = _plain_label(self)
+        font = self.headline_label.font()
+        font.setBold(True)
+        self.headline_label.setFont(font)
         self.answer_label = _plain_label(self)
         self.answer_label.setAccessibleName(_tr("Answer"))
         for label in (
@@ -255,6 +260,7 @@ class PracticePanel(QFrame):
             self.error_label,
             self.checks_label,
             self.hints_label,
+            self.headline_label,
             self.answer_label,
         ):
             layout.addWidget(label)
@@ -340,7 +346,7 @@ class PracticePanel(QFrame):
         self.error_label.setVisible(bool(text))
 
     def _clear_results(self) -> None:
-        for label in (self.checks_label, self.hints_label, self.answer_label):
+        for label in (self.checks_label, self.hints_label, self.headline_label, self.answer_label):
             label.clear()
             label.hide()
         self.hints = []
@@ -591,7 +597,9 @@ class PracticePanel(QFrame):
         self._timer.stop()
         self._show_idle()
         self._say("")
-        self.answer_label.setText(f"{headline}\n{reveal_text(reveal)}")
+        self.headline_label.setText(headline)
+        self.headline_label.show()
+        self.answer_label.setText(reveal_text(reveal))
         self.answer_label.show()
         self._unseal_item(exercise_id, reveal)
         self._spawn(self._refresh_after())

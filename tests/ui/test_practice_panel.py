@@ -151,7 +151,8 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     click_when_enabled(qtbot, practice.check_button)
     qtbot.waitUntil(lambda: practice.answer_label.isVisible(), timeout=30000)
     answer = practice.answer_label.text()
-    assert "Solved in " in answer and "with 1 hint(s). Score: 85/100." in answer
+    headline = practice.headline_label.text()
+    assert headline.startswith("Solved in ") and headline.endswith("with 1 hint(s). Score: 85/100.")
     assert "A host in the wrong subnet (on PC1)" in answer and "ip 192.0.2.1/24" in answer
     assert "failed" not in practice.checks_label.text()
     assert practice.setup_row.isVisible() and not practice.active_row.isVisible()

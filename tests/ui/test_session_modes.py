@@ -143,7 +143,7 @@ def test_a_solved_exercise_with_its_errors_shown_and_nothing_sealed_before_the_e
 
     view.check_button.click()
     qtbot.waitUntil(lambda: view.answer_label.isVisible())
-    assert "with 1 hint(s). Score: 85/100." in view.answer_label.text()
+    assert view.headline_label.text().endswith("with 1 hint(s). Score: 85/100.")
     assert SECRET_TITLE in view.answer_label.text() and SECRET_UNDO in view.answer_label.text()
     assert item.summary == f"Injected: {SECRET_TITLE} (PC1)"
     with pytest.raises(AssertionError):  # the answer shows now, and the check would see it
@@ -178,7 +178,8 @@ def test_rejecting_injects_nothing_and_give_up_offers_the_restore(
     qtbot.waitUntil(lambda: view.active_row.isVisible())
     view.give_up_button.click()
     qtbot.waitUntil(lambda: view.answer_label.isVisible())
-    assert view.answer_label.text().startswith("You gave up. Here is the answer.")
+    assert view.headline_label.text() == "You gave up. Here is the answer."
+    assert SECRET_TITLE in view.answer_label.text()
     restore = view._card
     assert restore is not None and restore.items[0].request.tool_name == "restore_practice_snapshot"
     engine.failures["restore"] = PracticeError("The snapshot could not be restored.")
