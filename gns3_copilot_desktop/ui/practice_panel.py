@@ -48,10 +48,6 @@ DIFFICULTIES = ("beginner", "intermediate", "advanced")
 INJECT_TOOL = "inject_practice_faults"  # the engine's name for the sealed injection
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("PracticePanel", text)
-
-
 def difficulty_name(level: str) -> str:
     """A level as the learner reads it."""
     names = {
@@ -166,7 +162,7 @@ class PracticePanel(QFrame):
         super().__init__(parent)
         self.setObjectName("practicePanel")
         self.setStyleSheet("QFrame#practicePanel { border-top: 1px solid palette(mid); }")
-        self.setAccessibleName(_tr("Practice"))
+        self.setAccessibleName(QCoreApplication.translate("PracticePanel", "Practice"))
         self._backend = backend
         self._view = view
         self.engine: PracticeEngine | None = None
@@ -196,20 +192,28 @@ class PracticePanel(QFrame):
         setup = QHBoxLayout(self.setup_row)
         setup.setContentsMargins(0, 0, 0, 0)
         self.difficulty_combo = QComboBox(self.setup_row)
-        self.difficulty_combo.setAccessibleName(_tr("Difficulty"))
+        self.difficulty_combo.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Difficulty")
+        )
         for level in DIFFICULTIES:
             self.difficulty_combo.addItem(difficulty_name(level), level)
         self.topic_combo = QComboBox(self.setup_row)
-        self.topic_combo.setAccessibleName(_tr("Topic"))
-        self.topic_combo.addItem(_tr("Any"), None)
+        self.topic_combo.setAccessibleName(QCoreApplication.translate("PracticePanel", "Topic"))
+        self.topic_combo.addItem(QCoreApplication.translate("PracticePanel", "Any"), None)
         self.count_spin = QSpinBox(self.setup_row)
         self.count_spin.setRange(1, 3)
-        self.count_spin.setAccessibleName(_tr("Number of faults"))
-        self.count_spin.setToolTip(_tr("Number of faults"))
+        self.count_spin.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Number of faults")
+        )
+        self.count_spin.setToolTip(QCoreApplication.translate("PracticePanel", "Number of faults"))
         spin_edit = self.count_spin.lineEdit()
         if spin_edit is not None:
-            spin_edit.setAccessibleName(_tr("Number of faults"))
-        self.start_button = QPushButton(_tr("Start exercise"), self.setup_row)
+            spin_edit.setAccessibleName(
+                QCoreApplication.translate("PracticePanel", "Number of faults")
+            )
+        self.start_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Start exercise"), self.setup_row
+        )
         self.start_button.setAutoDefault(False)
         self.start_button.clicked.connect(lambda: self._spawn(self._start()))
         setup.addWidget(self.difficulty_combo)
@@ -227,9 +231,15 @@ class PracticePanel(QFrame):
         active.setContentsMargins(0, 0, 0, 0)
         self.elapsed_label = QLabel(self.active_row)
         self.elapsed_label.setObjectName("muted")
-        self.check_button = QPushButton(_tr("Check my fix"), self.active_row)
-        self.hint_button = QPushButton(_tr("Hint"), self.active_row)
-        self.give_up_button = QPushButton(_tr("Give up"), self.active_row)
+        self.check_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Check my fix"), self.active_row
+        )
+        self.hint_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Hint"), self.active_row
+        )
+        self.give_up_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Give up"), self.active_row
+        )
         for button in (self.start_button, self.check_button, self.hint_button, self.give_up_button):
             button.setAutoDefault(False)
             button.setAccessibleName(button.text())
@@ -246,15 +256,17 @@ class PracticePanel(QFrame):
         self.error_label = _plain_label(self, "errorText")
         self.error_label.setStyleSheet("color: #c62828;")
         self.checks_label = _plain_label(self)
-        self.checks_label.setAccessibleName(_tr("Check results"))
+        self.checks_label.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Check results")
+        )
         self.hints_label = _plain_label(self)
-        self.hints_label.setAccessibleName(_tr("Hints"))
+        self.hints_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Hints"))
         self.headline_label = _plain_label(self)
         font = self.headline_label.font()
         font.setBold(True)
         self.headline_label.setFont(font)
         self.answer_label = _plain_label(self)
-        self.answer_label.setAccessibleName(_tr("Answer"))
+        self.answer_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Answer"))
         for label in (
             self.status_label,
             self.error_label,
@@ -266,14 +278,18 @@ class PracticePanel(QFrame):
             layout.addWidget(label)
 
         self.past_toggle = QToolButton(self)
-        self.past_toggle.setText(_tr("Past exercises"))
+        self.past_toggle.setText(QCoreApplication.translate("PracticePanel", "Past exercises"))
         self.past_toggle.setCheckable(True)
         self.past_toggle.setAutoRaise(True)
         self.past_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.past_toggle.setAccessibleName(_tr("Past exercises"))
+        self.past_toggle.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Past exercises")
+        )
         self.past_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.past_list = QListWidget(self)
-        self.past_list.setAccessibleName(_tr("Past exercises"))
+        self.past_list.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Past exercises")
+        )
         self.past_list.setMaximumHeight(110)
         self.past_list.hide()
         self.past_toggle.toggled.connect(self._toggle_past)
@@ -405,9 +421,10 @@ class PracticePanel(QFrame):
             return
         if self.engine is None:
             self._say(
-                _tr(
+                QCoreApplication.translate(
+                    "PracticePanel",
                     "Practice needs the local agent: exercises run only when the copilot runs "
-                    "on this computer (Settings, Copilot runs on)."
+                    "on this computer (Settings, Copilot runs on).",
                 )
             )
             self._set_enabled(False)
@@ -429,7 +446,7 @@ class PracticePanel(QFrame):
         topics = await self.engine.topics()
         chosen = self.topic_combo.currentData()
         self.topic_combo.clear()
-        self.topic_combo.addItem(_tr("Any"), None)
+        self.topic_combo.addItem(QCoreApplication.translate("PracticePanel", "Any"), None)
         for topic in topics:
             self.topic_combo.addItem(topic, topic)
         index = self.topic_combo.findData(chosen)
@@ -468,11 +485,18 @@ class PracticePanel(QFrame):
             )
             self._clear_results()
             self.exercise_id = plan.exercise_id
-            self._say(_tr("Approve to start: the lab is saved in a snapshot first."))
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "Approve to start: the lab is saved in a snapshot first."
+                )
+            )
             self._show_card(plan.approval, self._inject_decided)
             self.setup_row.setVisible(False)
 
-        await self._guarded(_tr("Reading the lab and choosing faults…"), prepare)
+        await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Reading the lab and choosing faults…"),
+            prepare,
+        )
 
     def _show_card(
         self, request: ApprovalRequest, decided: Callable[[list[UserDecision]], None]
@@ -498,12 +522,18 @@ class PracticePanel(QFrame):
             assert self.engine is not None
             record = await self.engine.approve(exercise_id)
             self._drop_card()
-            self._say(_tr("Exercise started: find what is broken and fix it."))
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "Exercise started: find what is broken and fix it."
+                )
+            )
             self._show_active(record.started_at)
             self._sealed_item(exercise_id)
             await self._refresh_past()
 
-        ok = await self._guarded(_tr("Taking a snapshot… injecting…"), inject)
+        ok = await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Taking a snapshot… injecting…"), inject
+        )
         if not ok and not sip.isdeleted(self):
             self._drop_card()
             self._show_idle()
@@ -521,7 +551,7 @@ class PracticePanel(QFrame):
             await self._refresh_past()
 
         if await self._guarded("", reject):
-            self._say(_tr("Nothing was injected."))
+            self._say(QCoreApplication.translate("PracticePanel", "Nothing was injected."))
         elif not sip.isdeleted(self):
             self._drop_card()  # the plan stays unapproved: nothing was injected either way
             self._show_idle()
@@ -541,9 +571,13 @@ class PracticePanel(QFrame):
             if report.solved and report.reveal is not None:
                 self._ended(exercise_id, report.reveal, score_text(report.reveal))
             else:
-                self._say(_tr("Not fixed yet: some checks failed."))
+                self._say(
+                    QCoreApplication.translate(
+                        "PracticePanel", "Not fixed yet: some checks failed."
+                    )
+                )
 
-        await self._guarded(_tr("Checking the lab…"), check)
+        await self._guarded(QCoreApplication.translate("PracticePanel", "Checking the lab…"), check)
 
     async def _hint(self) -> None:
         exercise_id = self.exercise_id
@@ -567,10 +601,18 @@ class PracticePanel(QFrame):
         async def give_up() -> None:
             assert self.engine is not None
             given = await self.engine.give_up(exercise_id)
-            self._ended(exercise_id, given.reveal, _tr("You gave up. Here is the answer."))
+            self._ended(
+                exercise_id,
+                given.reveal,
+                QCoreApplication.translate("PracticePanel", "You gave up. Here is the answer."),
+            )
             self._restore_request = given.restore
             if given.restore is not None:
-                self._say(_tr("Restore the lab as it was before the exercise?"))
+                self._say(
+                    QCoreApplication.translate(
+                        "PracticePanel", "Restore the lab as it was before the exercise?"
+                    )
+                )
                 self._show_card(given.restore, self._restore_decided)
 
         await self._guarded("", give_up)
@@ -579,16 +621,22 @@ class PracticePanel(QFrame):
         if decisions and decisions[0].action == "approve" and self._ended_id is not None:
             self._spawn(self._restore(self._ended_id))
         else:
-            self._say(_tr("The lab stays as it is."))
+            self._say(QCoreApplication.translate("PracticePanel", "The lab stays as it is."))
 
     async def _restore(self, exercise_id: str) -> None:
         async def restore() -> None:
             assert self.engine is not None
             await self.engine.restore(exercise_id)
             self._drop_card()
-            self._say(_tr("The lab is back as it was before the exercise."))
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "The lab is back as it was before the exercise."
+                )
+            )
 
-        ok = await self._guarded(_tr("Restoring the snapshot…"), restore)
+        ok = await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Restoring the snapshot…"), restore
+        )
         if not ok and self._restore_request is not None and not sip.isdeleted(self):
             self._show_card(self._restore_request, self._restore_decided)  # offered again
 
@@ -622,7 +670,7 @@ class PracticePanel(QFrame):
         if view.card(call_id) is not None:
             return
         idle = view.current_turn is None
-        summary = _tr("Injected (sealed)")
+        summary = QCoreApplication.translate("PracticePanel", "Injected (sealed)")
         view.start_tool(
             ChatChunk(
                 type="tool_start", tool_call_id=call_id, tool_name=INJECT_TOOL, content=summary
@@ -634,7 +682,9 @@ class PracticePanel(QFrame):
                 tool_call_id=call_id,
                 tool_name=INJECT_TOOL,
                 status="ok",
-                tool_output=_tr("What was injected stays sealed until the exercise ends."),
+                tool_output=QCoreApplication.translate(
+                    "PracticePanel", "What was injected stays sealed until the exercise ends."
+                ),
             )
         )
         if idle:
