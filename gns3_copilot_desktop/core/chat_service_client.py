@@ -209,11 +209,12 @@ class ChatServiceClient:
         answer = await self._json("GET", f"{PREFIX}/sessions", params={"project_id": project_id})
         return [_model(SessionInfo, s) for s in _list(answer)]
 
-    async def create_session(self, project_id: str) -> SessionInfo:
-        """A new, empty session of the caller."""
+    async def create_session(self, project_id: str, mode: str = "assistant") -> SessionInfo:
+        """A new, empty session of the caller in ``mode``."""
         from gns3_copilot_desktop.core.sessions.models import SessionInfo
 
-        answer = await self._json("POST", f"{PREFIX}/sessions", json={"project_id": project_id})
+        body = {"project_id": project_id, "mode": mode}
+        answer = await self._json("POST", f"{PREFIX}/sessions", json=body)
         return _model(SessionInfo, answer)
 
     async def update_session(

@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, ToolStatus
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.practice.engine import PracticeEngine
+
+SessionMode = Literal["assistant", "tutor", "practice"]
+"""How the copilot works in a session (`core.agent.modes`): chosen at creation, then fixed."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,7 @@ class SessionEntry:
     updated_at: datetime
     pinned: bool = False
     snippet: str | None = None
+    mode: str = "assistant"
 
 
 IncompleteKind = Literal["stopped", "cut_off"]
@@ -101,8 +108,8 @@ class ChatBackend(Protocol):
         """Sessions of the project: pinned first, newest first."""
         ...
 
-    async def create_session(self) -> SessionEntry:
-        """A new, empty session."""
+    async def create_session(self, mode: SessionMode = "assistant") -> SessionEntry:
+        """A new, empty session in `mode`."""
         ...
 
     async def rename_session(self, session_id: str, title: str) -> None:
@@ -124,3 +131,21 @@ class ChatBackend(Protocol):
     async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
         """The whole session with its tool calls, as Markdown or JSON text."""
         ...
+
+
+class PracticeSource(Protocol):
+    """A backend that can run practice exercises on the lab (only the local agent can)."""
+
+    async def practice(self, project_id: str | None = None) -> PracticeEngine | None:
+        """The practice engine of a project (default: the current one); None when exercises
+        cannot run here (a copilot service on another computer)."""
+        ...
+
+
+async def practice_engine(backend: object) -> PracticeEngine | None:
+    """The backend's practice engine of its current project, or None when it has none."""
+    practice = getattr(backend, "practice", None)
+    if practice is None:
+        return None
+    engine: PracticeEngine | None = await practice()
+    return engine

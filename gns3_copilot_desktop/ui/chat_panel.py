@@ -29,8 +29,9 @@ from gns3_copilot_desktop.ui.backend import ChatBackend, UserDecision
 from gns3_copilot_desktop.ui.chat_controller import ChatController
 from gns3_copilot_desktop.ui.composer import Composer
 from gns3_copilot_desktop.ui.message_view import NOT_RUN_TEXT, MessageView
+from gns3_copilot_desktop.ui.practice_panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel
+from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel, mode_description, mode_name
 from gns3_copilot_desktop.ui.status_line import StatusLine
 from gns3_copilot_desktop.ui.theme import style_sheet
 
@@ -102,8 +103,16 @@ class ChatPanel(QWidget):
         self.compact_toggle.setToolTip(
             QCoreApplication.translate("ChatPanel", "Hide tool cards behind a count")
         )
+        self.mode_badge = QLabel(self)
+        self.mode_badge.setObjectName("modeBadge")
+        self.mode_badge.setStyleSheet(
+            "QLabel#modeBadge { background: palette(highlight); color: palette(highlighted-text);"
+            " border-radius: 7px; padding: 1px 8px; font-weight: bold; }"
+        )
+        self.mode_badge.hide()
         bar.addWidget(self.sessions_toggle)
         bar.addWidget(self.title_label, 1)
+        bar.addWidget(self.mode_badge)
         bar.addWidget(self.compact_toggle)
         outer.addLayout(bar)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -117,9 +126,12 @@ class ChatPanel(QWidget):
         col.setSpacing(0)
         self.view = MessageView(column)
         self.status = StatusLine(column)
+        self.practice = PracticePanel(self._backend, self.view, column)
+        self.practice.hide()
         self.composer = Composer(column)
         col.addWidget(self.view, 1)
         col.addWidget(self.status)
+        col.addWidget(self.practice)
         col.addWidget(self.composer)
         self.splitter.addWidget(self.sessions)
         self.splitter.addWidget(column)
@@ -191,19 +203,36 @@ class ChatPanel(QWidget):
             if entry and entry.title
             else QCoreApplication.translate("ChatPanel", "New conversation")
         )
+        self.set_session_mode(entry.mode if entry else None)
         self.status.reset()
         history = await self._backend.get_history(session_id)
         pending = await self._backend.pending_approvals(session_id)
         if self.session_id == session_id:
             self.view.load_history(history)
+            if entry is not None and entry.mode == "practice":
+                await self.practice.set_session(session_id)
             self._awaiting_approval = bool(pending)
             if pending:  # a turn paused before (even before a restart): its card, live again
                 self._approvals(pending)
             self.session_changed.emit(session_id)
 
+    def set_session_mode(self, mode: str | None) -> None:
+        """Show the session's mode in the header (Tutor, Practice) and, in Practice, the
+        practice panel above the composer; None: no session open."""
+        learner = mode in ("tutor", "practice")
+        self.mode_badge.setVisible(learner)
+        if mode is not None and learner:
+            self.mode_badge.setText(mode_name(mode))
+            self.mode_badge.setToolTip(mode_description(mode))
+            self.mode_badge.setAccessibleName(
+                QCoreApplication.translate("ChatPanel", "Mode: %1").replace("%1", mode_name(mode))
+            )
+        self.practice.setVisible(mode == "practice")
+
     def _session_deleted(self, session_id: str) -> None:
         if session_id == self.session_id or self.sessions.current_session is None:
             self.session_id = None
+            self.set_session_mode(None)
             self.view.clear()
             self.title_label.setText(QCoreApplication.translate("ChatPanel", "New conversation"))
 

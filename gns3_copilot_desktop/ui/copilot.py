@@ -515,6 +515,7 @@ class CopilotHeader(QWidget):
         panel.session_id = None
         panel.sessions.set_current(None)
         panel.view.clear()
+        panel.set_session_mode(None)  # practice-ui: no mode badge, no practice panel
         panel.title_label.setText(QCoreApplication.translate("CopilotHeader", "New conversation"))
         panel.status.reset()
 

@@ -22,7 +22,7 @@ from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, SessionNotFoundError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.workspace import Workspace
-from gns3_copilot_desktop.ui.backend import HistoryItem, SessionEntry, UserDecision
+from gns3_copilot_desktop.ui.backend import HistoryItem, SessionEntry, SessionMode, UserDecision
 from gns3_copilot_desktop.ui.service_backend import (
     ServiceBackend,
     history_items,
@@ -32,6 +32,7 @@ from gns3_copilot_desktop.ui.service_backend import (
 )
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.practice.engine import PracticeEngine
     from gns3_copilot_desktop.core.sessions.models import SessionInfo
 
 
@@ -99,9 +100,13 @@ class RemoteBackend:
             return []
         return [session_entry(info) for info in await self.client.list_sessions(self.project_id)]
 
-    async def create_session(self) -> SessionEntry:
-        """A new, empty session on the service."""
-        return session_entry(await self.client.create_session(self._project()))
+    async def create_session(self, mode: SessionMode = "assistant") -> SessionEntry:
+        """A new, empty session on the service, in `mode`."""
+        return session_entry(await self.client.create_session(self._project(), mode))
+
+    async def practice(self, project_id: str | None = None) -> PracticeEngine | None:
+        """None: exercises run only with the local agent (their answers stay on this computer)."""
+        return None
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Give a session a new title."""
@@ -244,9 +249,13 @@ class BackendChoice:
         """Sessions of the project: pinned first, newest first."""
         return await self.current.list_sessions()
 
-    async def create_session(self) -> SessionEntry:
-        """A new, empty session."""
-        return await self.current.create_session()
+    async def create_session(self, mode: SessionMode = "assistant") -> SessionEntry:
+        """A new, empty session in `mode`."""
+        return await self.current.create_session(mode)
+
+    async def practice(self, project_id: str | None = None) -> PracticeEngine | None:
+        """The current backend's practice engine (None for a copilot service)."""
+        return await self.current.practice(project_id)
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Give a session a new title."""

@@ -27,6 +27,7 @@ from gns3_copilot_desktop.ui.backend import (
     HistoryItem,
     IncompleteKind,
     SessionEntry,
+    SessionMode,
     ToolRecord,
     UserDecision,
     UserTurn,
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
     from gns3_copilot_desktop.core.agent.context import RunContext
     from gns3_copilot_desktop.core.agent.service import AgentService
+    from gns3_copilot_desktop.core.gns3 import Gns3Client
+    from gns3_copilot_desktop.core.practice.engine import PracticeEngine
     from gns3_copilot_desktop.core.sessions.models import (
         SessionInfo,
         SessionSearchHit,
@@ -44,6 +47,8 @@ if TYPE_CHECKING:
     )
 
 _TOOL_STATUSES: tuple[ToolStatus, ...] = ("ok", "error", "cancelled", "rejected")
+PRACTICE_DB_NAME = "copilot_practice.db"
+"""The exercises' own file, beside the project's conversation database (never inside it)."""
 
 
 class ServiceBackend:
@@ -52,6 +57,7 @@ class ServiceBackend:
     def __init__(self, workspace: Workspace, project_id: str | None = None) -> None:
         self.workspace = workspace
         self.project_id = project_id
+        self._engines: dict[str, tuple[Gns3Client, PracticeEngine]] = {}
 
     async def _service(self) -> tuple[str, AgentService]:
         project_id = self.project_id
@@ -148,10 +154,32 @@ class ServiceBackend:
         _, service = await self._service()
         return [session_entry(info) for info in await service.list_sessions()]
 
-    async def create_session(self) -> SessionEntry:
-        """A new, empty session."""
+    async def create_session(self, mode: SessionMode = "assistant") -> SessionEntry:
+        """A new, empty session in `mode` (the agent reads it from the session every turn)."""
         _, service = await self._service()
-        return session_entry(await service.create_session())
+        return session_entry(await service.create_session(None, mode))
+
+    async def practice(self, project_id: str | None = None) -> PracticeEngine | None:
+        """The practice engine of a project (default: the current one) on the logged-in server.
+
+        Its exercises are kept in their own file beside the project's conversation database,
+        so the sealed answers never enter a session. One engine per project and login.
+        """
+        from gns3_copilot_desktop.core.practice.engine import PracticeEngine
+        from gns3_copilot_desktop.core.practice.store import ExerciseStore
+
+        project_id = project_id or self.project_id
+        if project_id is None:
+            return None
+        service = await self.workspace.service(project_id)
+        client = self.workspace.require_client()
+        cached = self._engines.get(project_id)
+        if cached is not None and cached[0] is client:
+            return cached[1]
+        store = ExerciseStore(service.store.db_path.parent / PRACTICE_DB_NAME)
+        engine = PracticeEngine(client, project_id, store, server_url=self.workspace.server_url)
+        self._engines[project_id] = (client, engine)
+        return engine
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Give a session a new title."""
@@ -197,6 +225,7 @@ def session_entry(info: SessionInfo) -> SessionEntry:
         title=info.display_title,
         updated_at=info.updated_at,
         pinned=info.pinned,
+        mode=info.mode,
     )
 
 
@@ -215,6 +244,7 @@ def search_entries(hits: list[SessionSearchHit], infos: list[SessionInfo]) -> li
                 updated_at=info.updated_at if info else datetime.now(UTC),
                 pinned=info.pinned if info else False,
                 snippet=hit.snippet.replace(HIGHLIGHT_START, "").replace(HIGHLIGHT_END, ""),
+                mode=info.mode if info else "assistant",
             )
         )
     return entries

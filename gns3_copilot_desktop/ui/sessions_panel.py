@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -31,6 +32,7 @@ from PyQt6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QSizePolicy,
     QStyledItemDelegate,
@@ -41,12 +43,42 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
-from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry
+from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry, SessionMode
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 SEARCH_DELAY_MS = 250
 _ROLE = Qt.ItemDataRole.UserRole
 _TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def mode_name(mode: str) -> str:
+    """The mode as the user reads it (Assistant, Tutor, Practice)."""
+    if mode == "tutor":
+        return QCoreApplication.translate("SessionsPanel", "Tutor")
+    if mode == "practice":
+        return QCoreApplication.translate("SessionsPanel", "Practice")
+    return QCoreApplication.translate("SessionsPanel", "Assistant")
+
+
+def mode_description(mode: str) -> str:
+    """One line on what the copilot does in `mode` (the picker's tooltips)."""
+    if mode == "tutor":
+        return QCoreApplication.translate(
+            "SessionsPanel",
+            "Teaches how to find the problem: reads the lab, never changes it, asks what you see.",
+        )
+    if mode == "practice":
+        return QCoreApplication.translate(
+            "SessionsPanel",
+            "Exercises: faults injected into the lab after your approval, a sealed answer, "
+            "your fix checked.",
+        )
+    return QCoreApplication.translate(
+        "SessionsPanel", "Reads and changes the lab for you, each change after your approval."
+    )
+
+
+SESSION_MODES: tuple[SessionMode, ...] = ("assistant", "tutor", "practice")
 
 
 def relative_time(when: datetime, now: datetime | None = None) -> str:
@@ -103,6 +135,22 @@ class SessionsPanel(QWidget):
             QCoreApplication.translate("SessionsPanel", "New"),
             QCoreApplication.translate("SessionsPanel", "New session"),
             self.new_session,
+        )
+        # The button's own click starts an Assistant session; its arrow picks the mode.
+        self.mode_menu = QMenu(self.new_button)
+        self.mode_menu.setToolTipsVisible(True)
+        for mode in SESSION_MODES:
+            action = self.mode_menu.addAction(mode_name(mode))
+            assert action is not None
+            action.setToolTip(mode_description(mode))
+            action.setData(mode)
+            action.triggered.connect(lambda _c=False, m=mode: self.new_session(mode=m))
+        self.new_button.setMenu(self.mode_menu)
+        self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.new_button.setToolTip(
+            QCoreApplication.translate(
+                "SessionsPanel", "New session (the arrow chooses Assistant, Tutor or Practice)"
+            )
         )
         self.rename_button = self._button(
             QCoreApplication.translate("SessionsPanel", "Rename"),
@@ -208,6 +256,8 @@ class SessionsPanel(QWidget):
             title = entry.title or QCoreApplication.translate("SessionsPanel", "New conversation")
             first = ("★ " if entry.pinned else "") + title
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
+            if entry.mode in ("tutor", "practice"):
+                second = f"{mode_name(entry.mode)} · {second}"
             item = QListWidgetItem(f"{first}\n{second}")
             item.setData(_ROLE, entry.session_id)
             item.setData(_TITLE_ROLE, entry.title)
@@ -229,10 +279,7 @@ class SessionsPanel(QWidget):
     def update_title(self, session_id: str, title: str) -> None:
         """A `title` chunk arrived: show it at once."""
         self.entries = [
-            SessionEntry(e.session_id, title, e.updated_at, e.pinned, e.snippet)
-            if e.session_id == session_id
-            else e
-            for e in self.entries
+            replace(e, title=title) if e.session_id == session_id else e for e in self.entries
         ]
         self._fill(self.entries)
 
@@ -263,12 +310,12 @@ class SessionsPanel(QWidget):
             self._current = sid
             self.session_selected.emit(sid)
 
-    def new_session(self, *_: object) -> None:
-        """Create a session and open it."""
-        spawn(self._new())
+    def new_session(self, *_: object, mode: SessionMode = "assistant") -> None:
+        """Create a session in `mode` and open it."""
+        spawn(self._new(mode))
 
-    async def _new(self) -> None:
-        entry = await self._backend.create_session()
+    async def _new(self, mode: SessionMode = "assistant") -> None:
+        entry = await self._backend.create_session(mode)
         self._current = entry.session_id
         self.search_edit.clear()
         await self.refresh()

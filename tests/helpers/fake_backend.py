@@ -12,8 +12,9 @@ import asyncio
 import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from gns3_copilot_desktop.core.protocol import (
     ApprovalRequest,
@@ -28,6 +29,7 @@ from gns3_copilot_desktop.ui.backend import (
     AssistantTurn,
     HistoryItem,
     SessionEntry,
+    SessionMode,
     ToolRecord,
     UserDecision,
     UserTurn,
@@ -105,6 +107,9 @@ class ScriptedBackend:
         self.pending: dict[str, list[ApprovalRequest]] = {}
         self._ids = itertools.count(1)
         self._clock = datetime(2026, 1, 1, tzinfo=UTC)
+        self.created_modes: list[str] = []
+        self.practice_engine: Any = None
+        """What `practice` answers: a real `PracticeEngine` on a live lab, a stand-in, or None."""
 
     # --- scripting --------------------------------------------------------------------------
 
@@ -155,9 +160,7 @@ class ScriptedBackend:
                         text.append(step.content)
                     if step.type == "title" and session_id in self.sessions:
                         old = self.sessions[session_id]
-                        self.sessions[session_id] = SessionEntry(
-                            session_id, step.title or "", old.updated_at, old.pinned
-                        )
+                        self.sessions[session_id] = replace(old, title=step.title or "")
                     yield step
         except asyncio.CancelledError:
             self.cancelled.set()
@@ -184,19 +187,22 @@ class ScriptedBackend:
             self.sessions.values(), key=lambda e: (not e.pinned, -e.updated_at.timestamp())
         )
 
-    async def create_session(self) -> SessionEntry:
-        """A new empty session, newest of all."""
-        return self.add_session("")
+    async def create_session(self, mode: SessionMode = "assistant") -> SessionEntry:
+        """A new empty session in `mode`, newest of all."""
+        entry = replace(self.add_session(""), mode=mode)
+        self.sessions[entry.session_id] = entry
+        self.created_modes.append(mode)
+        return entry
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Rename in memory."""
         old = self.sessions[session_id]
-        self.sessions[session_id] = SessionEntry(session_id, title, old.updated_at, old.pinned)
+        self.sessions[session_id] = replace(old, title=title)
 
     async def set_pinned(self, session_id: str, pinned: bool) -> None:
         """Pin in memory."""
         old = self.sessions[session_id]
-        self.sessions[session_id] = SessionEntry(session_id, old.title, old.updated_at, pinned)
+        self.sessions[session_id] = replace(old, pinned=pinned)
 
     async def delete_session(self, session_id: str) -> None:
         """Delete in memory."""
@@ -215,12 +221,13 @@ class ScriptedBackend:
             found = next((t for t in texts if q in t.lower()), None)
             if q in entry.title.lower() or found is not None:
                 snippet = found[:80] if found else entry.title
-                hits.append(
-                    SessionEntry(
-                        entry.session_id, entry.title, entry.updated_at, entry.pinned, snippet
-                    )
-                )
+                hits.append(replace(entry, snippet=snippet))
         return hits
+
+    async def practice(self, project_id: str | None = None) -> Any:
+        """The practice engine the test gave (`practice_engine`)."""
+        await asyncio.sleep(0)
+        return self.practice_engine
 
     async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
         """The in-memory history rendered by the real exporter."""
@@ -231,6 +238,7 @@ class ScriptedBackend:
             created_at=entry.updated_at,
             updated_at=entry.updated_at,
             pinned=entry.pinned,
+            mode=entry.mode,
         )
         messages = [m for item in self.histories.get(session_id, []) for m in _transcript(item)]
         return (export_markdown if fmt == "markdown" else export_json)(info, messages)

@@ -37,6 +37,7 @@ from tests.helpers.fake_backend import (
     tool_end,
     tool_start,
 )
+from tests.helpers.practice_standin import PracticeStandIn
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -541,6 +542,45 @@ async def shoot_history(
     window.close()
 
 
+async def shoot_practice(out: Path, stage: str) -> None:
+    """A Practice session with an exercise: running (``active``), after a failed check and a
+    hint (``checks``), or solved with its score (``score``). The engine is a scripted stand-in
+    (`PracticeStandIn`): no lab is touched."""
+    backend = ScriptedBackend()
+    seed_sessions(backend)
+    engine = PracticeStandIn(started_ago=timedelta(minutes=4, seconds=12))
+    backend.practice_engine = engine
+    window, dock = make_window(backend, 1000, 820, 500)
+    panel = dock.panel
+    await panel.start()
+    entry = await backend.create_session("practice")
+    await backend.rename_session(entry.session_id, "Broken LAN exercise")
+    await panel.sessions.refresh()
+    await panel.open_session(entry.session_id)
+    practice = panel.practice
+    await wait_until(lambda: practice.topic_combo.count() > 1)
+    practice.start_button.click()
+    await wait_until(lambda: practice._card is not None)
+    card = practice._card
+    assert card is not None
+    card.items[0].approve.click()
+    await wait_until(lambda: practice.active_row.isVisible() and practice.check_button.isEnabled())
+    if stage in ("checks", "score"):
+        practice.check_button.click()
+        await wait_until(lambda: practice.checks_label.isVisible())
+        await wait_until(practice.hint_button.isEnabled)
+        practice.hint_button.click()
+        await wait_until(lambda: practice.hints_label.isVisible())
+    if stage == "score":
+        await wait_until(practice.check_button.isEnabled)
+        practice.check_button.click()
+        await wait_until(lambda: practice.answer_label.isVisible())
+        await wait_until(lambda: practice.past_list.count() == 1)
+        practice.past_toggle.click()
+    await grab(window, f"practice-{stage}", out)
+    window.close()
+
+
 async def shoot_chinese(out: Path) -> None:
     """The dock with the shipped Simplified Chinese translation (and a Chinese conversation)."""
     app = QApplication.instance()
@@ -583,6 +623,9 @@ async def main(out: Path, only: str | None = None) -> None:
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
         ("zh-CN", lambda: shoot_chinese(out)),
+        ("practice-active", lambda: shoot_practice(out, "active")),
+        ("practice-checks", lambda: shoot_practice(out, "checks")),
+        ("practice-score", lambda: shoot_practice(out, "score")),
     ]
     for name, shoot in shots:
         if only is None or name.startswith(only):

@@ -255,6 +255,14 @@ def test_sessions_are_listed_renamed_pinned_searched_exported_and_deleted(
     with pytest.raises(SessionNotFoundError):
         run(qtbot, backend.get_history(first))
 
+    # The mode chosen on New reaches the service; exercises need the local agent.
+    tutor = run(qtbot, backend.create_session("tutor"))
+    assert tutor.mode == "tutor" and second.mode == "assistant"
+    assert [
+        e.mode for e in run(qtbot, backend.list_sessions()) if e.session_id == tutor.session_id
+    ] == ["tutor"]
+    assert run(qtbot, backend.practice()) is None
+
 
 def test_stop_cancels_the_turn_on_the_service_and_the_session_goes_on(
     panel: ChatPanel,

@@ -1,0 +1,704 @@
+"""The Practice panel: start an exercise on the lab, check the fix, ask for hints, give up.
+
+It sits above the composer of a Practice session and talks to the project's `PracticeEngine`
+(the backend's ``practice()``; a copilot service on another computer has none). Starting asks
+the engine to prepare an exercise and shows its sealed approval with the app's `ApprovalCard`;
+nothing in the lab changes before Approve. While the exercise runs the panel shows the elapsed
+time, each check as passed or failed (never which fault), and the hints given so far; the answer
+appears only once the exercise ended (solved or given up). The conversation shows the injection
+as one "Injected (sealed)" item until then.
+
+Every engine error is shown in the panel with its text; the buttons come back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from PyQt6 import sip
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
+from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
+from gns3_copilot_desktop.ui.qt_async import spawn
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.practice.engine import CheckReport, PracticeEngine, Reveal
+    from gns3_copilot_desktop.core.practice.store import ExerciseRecord
+    from gns3_copilot_desktop.ui.message_view import MessageView
+
+DIFFICULTIES = ("beginner", "intermediate", "advanced")
+INJECT_TOOL = "inject_practice_faults"  # the engine's name for the sealed injection
+
+
+def difficulty_name(level: str) -> str:
+    """A level as the learner reads it."""
+    names = {
+        "beginner": QCoreApplication.translate("PracticePanel", "Beginner"),
+        "intermediate": QCoreApplication.translate("PracticePanel", "Intermediate"),
+        "advanced": QCoreApplication.translate("PracticePanel", "Advanced"),
+    }
+    return names.get(level, level)
+
+
+def status_name(status: str) -> str:
+    """An exercise's status as the learner reads it."""
+    names = {
+        "planned": QCoreApplication.translate("PracticePanel", "waiting for approval"),
+        "cancelled": QCoreApplication.translate("PracticePanel", "cancelled"),
+        "active": QCoreApplication.translate("PracticePanel", "in progress"),
+        "solved": QCoreApplication.translate("PracticePanel", "solved"),
+        "given_up": QCoreApplication.translate("PracticePanel", "given up"),
+    }
+    return names.get(status, status)
+
+
+def duration_text(seconds: int) -> str:
+    """``4 min 05 s`` (or ``42 s``)."""
+    minutes, rest = divmod(max(0, seconds), 60)
+    if minutes:
+        return (
+            QCoreApplication.translate("PracticePanel", "%1 min %2 s")
+            .replace("%1", str(minutes))
+            .replace("%2", f"{rest:02d}")
+        )
+    return QCoreApplication.translate("PracticePanel", "%1 s").replace("%1", str(rest))
+
+
+def past_row(record: ExerciseRecord) -> str:
+    """One line of the past exercises: date, level, topic, status, score."""
+    when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    topic = record.topic or QCoreApplication.translate("PracticePanel", "any topic")
+    parts = [when, difficulty_name(record.difficulty), topic, status_name(record.status)]
+    if record.score is not None and record.ended:
+        parts.append(
+            QCoreApplication.translate("PracticePanel", "score %1").replace("%1", str(record.score))
+        )
+    return " · ".join(parts)
+
+
+def reveal_text(reveal: Reveal) -> str:
+    """The answer: each fault, where, its symptoms and how to undo it."""
+    lines: list[str] = []
+    for number, fault in enumerate(reveal.faults, 1):
+        lines.append(
+            QCoreApplication.translate("PracticePanel", "Fault %1: %2 (on %3)")
+            .replace("%1", str(number))
+            .replace("%2", fault.title)
+            .replace("%3", fault.where)
+        )
+        lines.append(
+            QCoreApplication.translate("PracticePanel", "Symptoms: %1").replace(
+                "%1", fault.symptoms
+            )
+        )
+        if fault.undo:
+            lines.append(QCoreApplication.translate("PracticePanel", "How to undo it:"))
+            lines += [f"    {step}" for step in fault.undo]
+    return "\n".join(lines)
+
+
+def score_text(reveal: Reveal) -> str:
+    """Time, hints used and score of a solved exercise."""
+    return (
+        QCoreApplication.translate("PracticePanel", "Solved in %1 with %2 hint(s). Score: %3/100.")
+        .replace("%1", duration_text(reveal.seconds))
+        .replace("%2", str(reveal.hints_used))
+        .replace("%3", str(reveal.score))
+    )
+
+
+def checks_text(report: CheckReport) -> str:
+    """Each check, passed or failed (the checks never name the fault)."""
+    lines = []
+    for check in report.checks:
+        mark = "✔" if check.passed else "✘"
+        state = (
+            QCoreApplication.translate("PracticePanel", "passed")
+            if check.passed
+            else QCoreApplication.translate("PracticePanel", "failed")
+        )
+        lines.append(f"{mark} {check.title}: {state}")
+    return "\n".join(lines)
+
+
+def _plain_label(parent: QWidget, name: str = "") -> QLabel:
+    label = QLabel(parent)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # lab names and catalog text are data
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    if name:
+        label.setObjectName(name)
+    return label
+
+
+class PracticePanel(QFrame):
+    """Exercises of one Practice session. Call `set_session` when the chat opens one."""
+
+    exercise_ended = pyqtSignal(str)
+    """An exercise was solved or given up (its id)."""
+
+    def __init__(
+        self, backend: object, view: MessageView | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("practicePanel")
+        self.setStyleSheet("QFrame#practicePanel { border-top: 1px solid palette(mid); }")
+        self.setAccessibleName(QCoreApplication.translate("PracticePanel", "Practice"))
+        self._backend = backend
+        self._view = view
+        self.engine: PracticeEngine | None = None
+        self.session_id: str | None = None
+        self.exercise_id: str | None = None
+        self.started_at: datetime | None = None
+        self.hints: list[str] = []
+        self.fault_ids: list[str] | None = None
+        """A trainer's (or a test's) choice of faults instead of a draw."""
+        self._card: ApprovalCard | None = None
+        self._ended_id: str | None = None
+        self._restore_request: ApprovalRequest | None = None
+        self._busy = False
+        self._build()
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._tick)
+        self._show_idle()
+
+    # --- layout -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setSpacing(4)
+        self.setup_row = QWidget(self)
+        setup = QHBoxLayout(self.setup_row)
+        setup.setContentsMargins(0, 0, 0, 0)
+        self.difficulty_combo = QComboBox(self.setup_row)
+        self.difficulty_combo.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Difficulty")
+        )
+        for level in DIFFICULTIES:
+            self.difficulty_combo.addItem(difficulty_name(level), level)
+        self.topic_combo = QComboBox(self.setup_row)
+        self.topic_combo.setAccessibleName(QCoreApplication.translate("PracticePanel", "Topic"))
+        self.topic_combo.addItem(QCoreApplication.translate("PracticePanel", "Any"), None)
+        self.count_spin = QSpinBox(self.setup_row)
+        self.count_spin.setRange(1, 3)
+        self.count_spin.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Number of faults")
+        )
+        self.count_spin.setToolTip(QCoreApplication.translate("PracticePanel", "Number of faults"))
+        spin_edit = self.count_spin.lineEdit()
+        if spin_edit is not None:
+            spin_edit.setAccessibleName(
+                QCoreApplication.translate("PracticePanel", "Number of faults")
+            )
+        self.start_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Start exercise"), self.setup_row
+        )
+        self.start_button.setAutoDefault(False)
+        self.start_button.clicked.connect(lambda: self._spawn(self._start()))
+        setup.addWidget(self.difficulty_combo)
+        setup.addWidget(self.topic_combo, 1)
+        setup.addWidget(self.count_spin)
+        setup.addWidget(self.start_button)
+        layout.addWidget(self.setup_row)
+
+        self.card_host = QVBoxLayout()
+        self.card_host.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.card_host)
+
+        self.active_row = QWidget(self)
+        active = QHBoxLayout(self.active_row)
+        active.setContentsMargins(0, 0, 0, 0)
+        self.elapsed_label = QLabel(self.active_row)
+        self.elapsed_label.setObjectName("muted")
+        self.check_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Check my fix"), self.active_row
+        )
+        self.hint_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Hint"), self.active_row
+        )
+        self.give_up_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Give up"), self.active_row
+        )
+        for button in (self.start_button, self.check_button, self.hint_button, self.give_up_button):
+            button.setAutoDefault(False)
+            button.setAccessibleName(button.text())
+        self.check_button.clicked.connect(lambda: self._spawn(self._check()))
+        self.hint_button.clicked.connect(lambda: self._spawn(self._hint()))
+        self.give_up_button.clicked.connect(lambda: self._spawn(self._give_up()))
+        active.addWidget(self.elapsed_label, 1)
+        active.addWidget(self.check_button)
+        active.addWidget(self.hint_button)
+        active.addWidget(self.give_up_button)
+        layout.addWidget(self.active_row)
+
+        self.status_label = _plain_label(self, "muted")
+        self.error_label = _plain_label(self, "errorText")
+        self.error_label.setStyleSheet("color: #c62828;")
+        self.checks_label = _plain_label(self)
+        self.checks_label.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Check results")
+        )
+        self.hints_label = _plain_label(self)
+        self.hints_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Hints"))
+        self.headline_label = _plain_label(self)
+        font = self.headline_label.font()
+        font.setBold(True)
+        self.headline_label.setFont(font)
+        self.answer_label = _plain_label(self)
+        self.answer_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Answer"))
+        for label in (
+            self.status_label,
+            self.error_label,
+            self.checks_label,
+            self.hints_label,
+            self.headline_label,
+            self.answer_label,
+        ):
+            layout.addWidget(label)
+
+        self.past_toggle = QToolButton(self)
+        self.past_toggle.setText(QCoreApplication.translate("PracticePanel", "Past exercises"))
+        self.past_toggle.setCheckable(True)
+        self.past_toggle.setAutoRaise(True)
+        self.past_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.past_toggle.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Past exercises")
+        )
+        self.past_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.past_list = QListWidget(self)
+        self.past_list.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Past exercises")
+        )
+        self.past_list.setMaximumHeight(110)
+        self.past_list.hide()
+        self.past_toggle.toggled.connect(self._toggle_past)
+        layout.addWidget(self.past_toggle)
+        layout.addWidget(self.past_list)
+
+    def _toggle_past(self, shown: bool) -> None:
+        self.past_list.setVisible(shown)
+        arrow = Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
+        self.past_toggle.setArrowType(arrow)
+
+    def texts(self) -> list[str]:
+        """Every text the panel shows (labels, list rows, buttons, tooltips): for tests."""
+        found: list[str] = []
+        for widget in [self, *self.findChildren(QWidget)]:
+            for getter in ("text", "toolTip", "accessibleName", "currentText"):
+                value = getattr(widget, getter, None)
+                if callable(value):
+                    text = value()
+                    if isinstance(text, str) and text:
+                        found.append(text)
+        found += [self.past_list.item(i).text() for i in range(self.past_list.count())]  # type: ignore[union-attr]
+        return found
+
+    # --- states -----------------------------------------------------------------------------
+
+    def _show_idle(self) -> None:
+        self.exercise_id = None
+        self.started_at = None
+        self._timer.stop()
+        self.setup_row.setVisible(True)
+        self.active_row.setVisible(False)
+
+    def _show_active(self, started_at: datetime | None) -> None:
+        self.started_at = started_at or datetime.now(UTC)
+        self.setup_row.setVisible(False)
+        self.active_row.setVisible(True)
+        self._tick()
+        self._timer.start()
+
+    def _tick(self) -> None:
+        if self.started_at is None:
+            return
+        seconds = int((datetime.now(UTC) - self.started_at).total_seconds())
+        self.elapsed_label.setText(
+            QCoreApplication.translate("PracticePanel", "Exercise running: %1").replace(
+                "%1", duration_text(seconds)
+            )
+        )
+
+    def _set_enabled(self, enabled: bool) -> None:
+        available = enabled and self.engine is not None
+        for widget in (
+            self.start_button,
+            self.difficulty_combo,
+            self.topic_combo,
+            self.count_spin,
+            self.check_button,
+            self.hint_button,
+            self.give_up_button,
+        ):
+            widget.setEnabled(available)
+
+    def _say(self, text: str) -> None:
+        self.status_label.setText(text)
+        self.status_label.setVisible(bool(text))
+
+    def _error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+
+    def _clear_results(self) -> None:
+        for label in (self.checks_label, self.hints_label, self.headline_label, self.answer_label):
+            label.clear()
+            label.hide()
+        self.hints = []
+
+    def _drop_card(self) -> None:
+        if self._card is not None:
+            self._card.hide()
+            self._card.deleteLater()
+            self._card = None
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        spawn(work, name="practice-action")
+
+    async def _guarded(self, progress: str, work: Callable[[], Awaitable[None]]) -> bool:
+        """Run one engine call: buttons off meanwhile, its error shown, buttons back."""
+        if self._busy or self.engine is None:
+            return False
+        self._busy = True
+        self._set_enabled(False)
+        self._error("")
+        self._say(progress)
+        ok = False
+        try:
+            await work()
+            ok = True
+        except ServicesClosedError:
+            raise
+        except CopilotError as exc:
+            if not sip.isdeleted(self):
+                self._say("")
+                self._error(exc.user_message)
+        finally:
+            self._busy = False
+            if not sip.isdeleted(self):
+                self._set_enabled(True)
+        return ok
+
+    # --- session ----------------------------------------------------------------------------
+
+    async def set_session(self, session_id: str | None) -> None:
+        """Show the exercises of `session_id` (a Practice session of the current project)."""
+        self.session_id = session_id
+        self._drop_card()
+        self._clear_results()
+        self._say("")
+        self._error("")
+        self._show_idle()
+        try:
+            self.engine = await practice_engine(self._backend)
+        except ServicesClosedError:
+            raise
+        except CopilotError as exc:
+            self.engine = None
+            self._error(exc.user_message)
+            self._set_enabled(False)
+            return
+        if self.engine is None:
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel",
+                    "Practice needs the local agent: exercises run only when the copilot runs "
+                    "on this computer (Settings, Copilot runs on).",
+                )
+            )
+            self._set_enabled(False)
+            return
+        self._set_enabled(True)
+        await self._guarded("", self._load)
+
+    async def _load(self) -> None:
+        assert self.engine is not None
+        history = await self.engine.history()
+        self._fill_past(history)
+        active = next(
+            (r for r in history if r.session_id == self.session_id and r.status == "active"), None
+        )
+        if active is not None:
+            self.exercise_id = active.exercise_id
+            self._show_active(active.started_at)
+            self._sealed_item(active.exercise_id)
+        topics = await self.engine.topics()
+        chosen = self.topic_combo.currentData()
+        self.topic_combo.clear()
+        self.topic_combo.addItem(QCoreApplication.translate("PracticePanel", "Any"), None)
+        for topic in topics:
+            self.topic_combo.addItem(topic, topic)
+        index = self.topic_combo.findData(chosen)
+        self.topic_combo.setCurrentIndex(max(0, index))
+
+    def _fill_past(self, history: list[ExerciseRecord]) -> None:
+        self.past_list.clear()
+        for record in history:
+            if record.status != "planned":
+                self.past_list.addItem(past_row(record))
+        self.past_toggle.setText(
+            QCoreApplication.translate("PracticePanel", "Past exercises (%1)").replace(
+                "%1", str(self.past_list.count())
+            )
+        )
+
+    async def _refresh_past(self) -> None:
+        if self.engine is not None:
+            self._fill_past(await self.engine.history())
+
+    # --- start ------------------------------------------------------------------------------
+
+    async def _start(self) -> None:
+        if self.session_id is None:
+            return
+        session_id = self.session_id
+
+        async def prepare() -> None:
+            assert self.engine is not None
+            plan = await self.engine.prepare(
+                session_id,
+                difficulty=str(self.difficulty_combo.currentData()),
+                topic=self.topic_combo.currentData(),
+                count=self.count_spin.value(),
+                fault_ids=self.fault_ids,
+            )
+            self._clear_results()
+            self.exercise_id = plan.exercise_id
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "Approve to start: the lab is saved in a snapshot first."
+                )
+            )
+            self._show_card(plan.approval, self._inject_decided)
+            self.setup_row.setVisible(False)
+
+        await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Reading the lab and choosing faults…"),
+            prepare,
+        )
+
+    def _show_card(
+        self, request: ApprovalRequest, decided: Callable[[list[UserDecision]], None]
+    ) -> None:
+        self._drop_card()
+        card = ApprovalCard([request], self)
+        for item in card.items:
+            item.always.hide()  # an exercise is approved each time, never "always"
+        card.decided.connect(decided)
+        self.card_host.addWidget(card)
+        self._card = card
+
+    def _inject_decided(self, decisions: list[UserDecision]) -> None:
+        approved = bool(decisions) and decisions[0].action == "approve"
+        self._spawn(self._approve() if approved else self._reject())
+
+    async def _approve(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+
+        async def inject() -> None:
+            assert self.engine is not None
+            record = await self.engine.approve(exercise_id)
+            self._drop_card()
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "Exercise started: find what is broken and fix it."
+                )
+            )
+            self._show_active(record.started_at)
+            self._sealed_item(exercise_id)
+            await self._refresh_past()
+
+        ok = await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Taking a snapshot… injecting…"), inject
+        )
+        if not ok and not sip.isdeleted(self):
+            self._drop_card()
+            self._show_idle()
+
+    async def _reject(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+
+        async def reject() -> None:
+            assert self.engine is not None
+            await self.engine.reject(exercise_id)
+            self._drop_card()
+            self._show_idle()
+            await self._refresh_past()
+
+        if await self._guarded("", reject):
+            self._say(QCoreApplication.translate("PracticePanel", "Nothing was injected."))
+        elif not sip.isdeleted(self):
+            self._drop_card()  # the plan stays unapproved: nothing was injected either way
+            self._show_idle()
+
+    # --- during the exercise ----------------------------------------------------------------
+
+    async def _check(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+
+        async def check() -> None:
+            assert self.engine is not None
+            report = await self.engine.check(exercise_id)
+            self.checks_label.setText(checks_text(report))
+            self.checks_label.show()
+            if report.solved and report.reveal is not None:
+                self._ended(exercise_id, report.reveal, score_text(report.reveal))
+            else:
+                self._say(
+                    QCoreApplication.translate(
+                        "PracticePanel", "Not fixed yet: some checks failed."
+                    )
+                )
+
+        await self._guarded(QCoreApplication.translate("PracticePanel", "Checking the lab…"), check)
+
+    async def _hint(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+
+        async def hint() -> None:
+            assert self.engine is not None
+            self.hints.append(await self.engine.hint(exercise_id))
+            self.hints_label.setText("\n".join(self.hints))
+            self.hints_label.show()
+            self._say("")
+
+        await self._guarded("", hint)
+
+    async def _give_up(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+
+        async def give_up() -> None:
+            assert self.engine is not None
+            given = await self.engine.give_up(exercise_id)
+            self._ended(
+                exercise_id,
+                given.reveal,
+                QCoreApplication.translate("PracticePanel", "You gave up. Here is the answer."),
+            )
+            self._restore_request = given.restore
+            if given.restore is not None:
+                self._say(
+                    QCoreApplication.translate(
+                        "PracticePanel", "Restore the lab as it was before the exercise?"
+                    )
+                )
+                self._show_card(given.restore, self._restore_decided)
+
+        await self._guarded("", give_up)
+
+    def _restore_decided(self, decisions: list[UserDecision]) -> None:
+        if decisions and decisions[0].action == "approve" and self._ended_id is not None:
+            self._spawn(self._restore(self._ended_id))
+        else:
+            self._say(QCoreApplication.translate("PracticePanel", "The lab stays as it is."))
+
+    async def _restore(self, exercise_id: str) -> None:
+        async def restore() -> None:
+            assert self.engine is not None
+            await self.engine.restore(exercise_id)
+            self._drop_card()
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "The lab is back as it was before the exercise."
+                )
+            )
+
+        ok = await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Restoring the snapshot…"), restore
+        )
+        if not ok and self._restore_request is not None and not sip.isdeleted(self):
+            self._show_card(self._restore_request, self._restore_decided)  # offered again
+
+    def _ended(self, exercise_id: str, reveal: Reveal, headline: str) -> None:
+        self._ended_id = exercise_id
+        self._timer.stop()
+        self._show_idle()
+        self._say("")
+        self.headline_label.setText(headline)
+        self.headline_label.show()
+        self.answer_label.setText(reveal_text(reveal))
+        self.answer_label.show()
+        self._unseal_item(exercise_id, reveal)
+        self._spawn(self._refresh_after())
+        self.exercise_ended.emit(exercise_id)
+
+    async def _refresh_after(self) -> None:
+        try:
+            await self._refresh_past()
+        except CopilotError as exc:
+            self._error(exc.user_message)
+
+    # --- the conversation's item ------------------------------------------------------------
+
+    def _sealed_item(self, exercise_id: str) -> None:
+        """The injection, in the conversation, as one item that says nothing of the faults."""
+        view = self._view
+        if view is None:
+            return
+        call_id = f"practice-inject-{exercise_id}"
+        if view.card(call_id) is not None:
+            return
+        idle = view.current_turn is None
+        summary = QCoreApplication.translate("PracticePanel", "Injected (sealed)")
+        view.start_tool(
+            ChatChunk(
+                type="tool_start", tool_call_id=call_id, tool_name=INJECT_TOOL, content=summary
+            )
+        )
+        view.end_tool(
+            ChatChunk(
+                type="tool_end",
+                tool_call_id=call_id,
+                tool_name=INJECT_TOOL,
+                status="ok",
+                tool_output=QCoreApplication.translate(
+                    "PracticePanel", "What was injected stays sealed until the exercise ends."
+                ),
+            )
+        )
+        if idle:
+            view.finish_turn("done")
+
+    def _unseal_item(self, exercise_id: str, reveal: Reveal) -> None:
+        view = self._view
+        if view is None:
+            return
+        card = view.card(f"practice-inject-{exercise_id}")
+        if card is None:
+            return
+        titles = "; ".join(f"{f.title} ({f.where})" for f in reveal.faults)
+        card.set_summary(
+            QCoreApplication.translate("PracticePanel", "Injected: %1").replace("%1", titles)
+        )
+        card.finish("ok", reveal_text(reveal))

@@ -1,0 +1,194 @@
+"""Session modes in the chat over the scripted backend: the picker on New, the header badge, the
+Practice panel's states with a scripted engine stand-in (no lab): errors are shown and the buttons
+come back, nothing sealed shows before the end, a backend without exercises says so."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from PyQt6.QtWidgets import QToolButton
+from pytestqt.qtbot import QtBot
+
+from gns3_copilot_desktop.core.errors import Gns3ConnectionError
+from gns3_copilot_desktop.core.practice.store import PracticeError
+from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.practice_panel import PracticePanel
+from gns3_copilot_desktop.ui.qt_async import spawn
+from tests.helpers.fake_backend import ScriptedBackend
+from tests.helpers.practice_standin import (
+    HINTS,
+    SECRET_SYMPTOMS,
+    SECRET_TITLE,
+    SECRET_UNDO,
+    PracticeStandIn,
+    assert_sealed,
+)
+
+SEALED = [SECRET_TITLE, SECRET_SYMPTOMS, SECRET_UNDO, "vpcs-wrong-address", *HINTS]
+
+
+def _open(qtbot: QtBot, panel: ChatPanel, session_id: str) -> None:
+    task = spawn(panel.open_session(session_id))
+    qtbot.waitUntil(task.done)
+    task.result()
+
+
+def _new(qtbot: QtBot, panel: ChatPanel, mode: str) -> None:
+    [action] = [a for a in panel.sessions.mode_menu.actions() if a.data() == mode]
+    before = panel.session_id
+    action.trigger()
+    qtbot.waitUntil(lambda: panel.session_id not in (None, before))
+
+
+def test_the_new_button_picks_a_mode_and_the_header_shows_it(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> None:
+    new = panel.sessions.new_button
+    assert new.popupMode() is QToolButton.ToolButtonPopupMode.MenuButtonPopup
+    actions = panel.sessions.mode_menu.actions()
+    assert [a.text() for a in actions] == ["Assistant", "Tutor", "Practice"]
+    assert all(a.toolTip() and a.toolTip() != a.text() for a in actions)
+    assert "never changes it" in actions[1].toolTip()
+
+    new.click()  # the button itself: an Assistant session, no badge, no panel
+    qtbot.waitUntil(lambda: panel.session_id is not None)
+    first = panel.session_id
+    assert first is not None
+    assert backend.created_modes == ["assistant"]
+    assert panel.mode_badge.isHidden() and panel.practice.isHidden()
+
+    _new(qtbot, panel, "tutor")
+    assert backend.created_modes[-1] == "tutor"
+    assert panel.mode_badge.isVisible() and panel.mode_badge.text() == "Tutor"
+    assert panel.mode_badge.accessibleName() == "Mode: Tutor"
+    assert panel.practice.isHidden()
+    panel.sessions_toggle.setChecked(True)
+    rows = [panel.sessions.list.item(i).text() for i in range(panel.sessions.list.count())]  # type: ignore[union-attr]
+    assert rows[0].split("\n")[1].startswith("Tutor · ")
+
+    _new(qtbot, panel, "practice")
+    assert panel.mode_badge.text() == "Practice" and panel.practice.isVisible()
+    # no engine here (a copilot service on another computer): the panel says why
+    qtbot.waitUntil(lambda: "local agent" in panel.practice.status_label.text())
+    assert not panel.practice.start_button.isEnabled()
+
+    # a title arriving keeps the mode; an Assistant session opened again hides both
+    panel.sessions.update_title(panel.session_id or "", "Broken LAN")
+    assert panel.sessions.entries[0].mode == "practice"
+    _open(qtbot, panel, first)
+    assert panel.mode_badge.isHidden() and panel.practice.isHidden()
+
+
+@pytest.fixture
+def practice(
+    qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
+) -> tuple[PracticePanel, PracticeStandIn]:
+    engine = PracticeStandIn()
+    backend.practice_engine = engine
+    panel.resize(520, 900)
+    _new(qtbot, panel, "practice")
+    qtbot.waitUntil(lambda: panel.practice.topic_combo.count() == 3)
+    return panel.practice, engine
+
+
+def _sealed_absent(panel: ChatPanel) -> None:
+    assert_sealed(panel, SEALED)
+
+
+def test_a_solved_exercise_with_its_errors_shown_and_nothing_sealed_before_the_end(
+    qtbot: QtBot, panel: ChatPanel, practice: tuple[PracticePanel, PracticeStandIn]
+) -> None:
+    view, engine = practice
+    assert [view.topic_combo.itemText(i) for i in range(3)] == ["Any", "addressing", "link"]
+    view.difficulty_combo.setCurrentIndex(1)
+    view.count_spin.setValue(2)
+
+    engine.failures["prepare"] = PracticeError("No fault of this level applies to this lab.")
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text() == "No fault of this level applies to this lab."
+    assert view.start_button.isEnabled() and view.setup_row.isVisible()
+
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    assert view.error_label.isHidden()
+    card = view._card
+    assert card is not None and card.items[0].summary == "inject 2 intermediate faults on 1 device"
+    engine.gate = asyncio.Event()
+    card.items[0].approve.click()
+    qtbot.waitUntil(lambda: view.status_label.text() == "Taking a snapshot… injecting…")
+    assert not view.start_button.isEnabled()
+    engine.gate.set()
+    qtbot.waitUntil(lambda: view.active_row.isVisible())
+    item = panel.view.card("practice-inject-ex1")
+    assert item is not None and item.summary == "Injected (sealed)"
+    _sealed_absent(panel)
+
+    engine.failures["check"] = Gns3ConnectionError("The GNS3 server at x is unreachable.")
+    view.check_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert "unreachable" in view.error_label.text() and view.check_button.isEnabled()
+    view.check_button.click()  # the first real check: not solved
+    qtbot.waitUntil(lambda: view.checks_label.isVisible())
+    assert view.checks_label.text().splitlines() == [
+        "✘ PC1 reaches 192.0.2.2: failed",
+        "✔ Lab check 2: passed",
+        "✘ Lab check 3: failed",
+    ]
+    view.hint_button.click()
+    qtbot.waitUntil(lambda: view.hints_label.isVisible())
+    assert view.hints_label.text() == f"Hint 1 of 3: {HINTS[0]}"
+    _sealed_absent_but(panel, HINTS[0])
+
+    view.check_button.click()
+    qtbot.waitUntil(lambda: view.answer_label.isVisible())
+    assert view.headline_label.text().endswith("with 1 hint(s). Score: 85/100.")
+    assert SECRET_TITLE in view.answer_label.text() and SECRET_UNDO in view.answer_label.text()
+    assert item.summary == f"Injected: {SECRET_TITLE} (PC1)"
+    with pytest.raises(AssertionError):  # the answer shows now, and the check would see it
+        _sealed_absent(panel)
+    qtbot.waitUntil(lambda: view.past_list.count() == 1)
+    assert view.past_toggle.text() == "Past exercises (1)"
+    row = view.past_list.item(0)
+    assert row is not None and "Intermediate · any topic · solved · score 85" in row.text()
+
+
+def _sealed_absent_but(panel: ChatPanel, given: str) -> None:
+    assert_sealed(panel, [t for t in SEALED if t != given])
+
+
+def test_rejecting_injects_nothing_and_give_up_offers_the_restore(
+    qtbot: QtBot, practice: tuple[PracticePanel, PracticeStandIn]
+) -> None:
+    view, engine = practice
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    card = view._card
+    assert card is not None
+    card.items[0].reject.click()
+    card.items[0].confirm_reject()
+    qtbot.waitUntil(lambda: view.status_label.text() == "Nothing was injected.")
+    assert "approve" not in engine.calls and view.setup_row.isVisible()
+    assert view._card is None
+
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    view._card.items[0].approve.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: view.active_row.isVisible())
+    view.give_up_button.click()
+    qtbot.waitUntil(lambda: view.answer_label.isVisible())
+    assert view.headline_label.text() == "You gave up. Here is the answer."
+    assert SECRET_TITLE in view.answer_label.text()
+    restore = view._card
+    assert restore is not None and restore.items[0].request.tool_name == "restore_practice_snapshot"
+    engine.failures["restore"] = PracticeError("The snapshot could not be restored.")
+    restore.items[0].approve.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text() == "The snapshot could not be restored."
+    assert view.start_button.isEnabled()  # a new exercise may still start
+    again = view._card  # and the restore is offered again
+    assert again is not None and again is not restore and not again.done
+    again.items[0].approve.click()
+    qtbot.waitUntil(lambda: "back as it was" in view.status_label.text())
+    assert engine.calls.count("restore") == 2 and view.error_label.isHidden()
