@@ -198,66 +198,71 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="86" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="89" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="208" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="192" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="237" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="92" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="104" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="291" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="228" />
+        <source>Mode: %1</source>
+        <translation>模式：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="320" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="298" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="327" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="341" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="350" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="324" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="353" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -492,102 +497,102 @@
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="519" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="565" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
         <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
         <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
         <source>This disappears: %1</source>
         <translation>以下内容将消失：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="576" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="587" />
         <source>Undone: the snapshot was restored.</source>
         <translation>已撤销：快照已恢复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="646" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="756" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="759" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="762" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="763" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="766" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="822" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="825" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="823" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="826" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="825" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="828" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="826" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="829" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="828" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="831" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="832" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="835" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="836" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="839" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="848" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="851" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="857" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="876" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="879" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="886" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="889" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1274,70 +1279,96 @@
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="99" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="429" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="284" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="453" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="454" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="455" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="460" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="463" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="464" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="465" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="471" />
+        <source>suspended link</source>
+        <translation>已挂起的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="475" />
+        <source>filtered link</source>
+        <translation>有过滤的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="606" />
+        <source>filtered</source>
+        <translation>已过滤</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="632" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="637" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="638" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="646" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="655" />
+        <source>Nodes: %1.</source>
+        <translation>节点：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="660" />
+        <source>Links: %1.</source>
+        <translation>链路：%1。</translation>
     </message>
 </context><context>
     <name>LoginDialog</name>
@@ -1696,174 +1727,461 @@
         <translation>恢复应用计划之前拍摄的快照</translation>
     </message>
 </context><context>
+    <name>PracticePanel</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="54" />
+        <source>Beginner</source>
+        <translation>初级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="55" />
+        <source>Intermediate</source>
+        <translation>中级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="56" />
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
+        <source>waiting for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="65" />
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="66" />
+        <source>in progress</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="67" />
+        <source>solved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
+        <source>given up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="82" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="88" />
+        <source>any topic</source>
+        <translation>任意主题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="92" />
+        <source>score %1</source>
+        <translation>得分 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="102" />
+        <source>Fault %1: %2 (on %3)</source>
+        <translation>故障 %1：%2（位于 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="108" />
+        <source>Symptoms: %1</source>
+        <translation>症状：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="113" />
+        <source>How to undo it:</source>
+        <translation>如何撤销：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
+        <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
+        <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="134" />
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="136" />
+        <source>failed</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="165" />
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="196" />
+        <source>Difficulty</source>
+        <translation>难度</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="201" />
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="202" />
+        <source>Any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="206" />
+        <source>Number of faults</source>
+        <translation>故障数量</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="215" />
+        <source>Start exercise</source>
+        <translation>开始练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="235" />
+        <source>Check my fix</source>
+        <translation>检查我的修复</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="238" />
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="241" />
+        <source>Give up</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
+        <source>Check results</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="263" />
+        <source>Hints</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="269" />
+        <source>Answer</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="291" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="281" />
+        <source>Past exercises</source>
+        <translation>以往练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="338" />
+        <source>Exercise running: %1</source>
+        <translation>练习进行中：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="424" />
+        <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
+        <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="461" />
+        <source>Past exercises (%1)</source>
+        <translation>以往练习（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="489" />
+        <source>Approve to start: the lab is saved in a snapshot first.</source>
+        <translation>批准后开始：会先为实验保存一个快照。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="497" />
+        <source>Reading the lab and choosing faults…</source>
+        <translation>正在读取实验并选择故障…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="526" />
+        <source>Exercise started: find what is broken and fix it.</source>
+        <translation>练习已开始：找出故障并修复它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="535" />
+        <source>Taking a snapshot… injecting…</source>
+        <translation>正在创建快照…正在注入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="554" />
+        <source>Nothing was injected.</source>
+        <translation>没有注入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="575" />
+        <source>Not fixed yet: some checks failed.</source>
+        <translation>尚未修复：部分检查未通过。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="580" />
+        <source>Checking the lab…</source>
+        <translation>正在检查实验…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="607" />
+        <source>You gave up. Here is the answer.</source>
+        <translation>你已放弃。以下是答案。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="612" />
+        <source>Restore the lab as it was before the exercise?</source>
+        <translation>将实验恢复到练习开始前的状态吗？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="624" />
+        <source>The lab stays as it is.</source>
+        <translation>实验保持现状。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="632" />
+        <source>The lab is back as it was before the exercise.</source>
+        <translation>实验已恢复到练习开始前的状态。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
+        <source>Restoring the snapshot…</source>
+        <translation>正在恢复快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="673" />
+        <source>Injected (sealed)</source>
+        <translation>已注入（密封）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="685" />
+        <source>What was injected stays sealed until the exercise ends.</source>
+        <translation>注入的内容在练习结束前保持密封。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
+        <source>Injected: %1</source>
+        <translation>已注入：%1</translation>
+    </message>
+</context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="145" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="156" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="53" />
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="66" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="320" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="296" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="326" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
 </context><context>
     <name>SessionsPanel</name>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="57" />
+        <source>Tutor</source>
+        <translation>导师</translation>
+    </message>
+    <message>
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
+        <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
+        <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="71" />
+        <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
+        <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="76" />
+        <source>Reads and changes the lab for you, each change after your approval.</source>
+        <translation>为你读取和更改实验，每项更改都需你批准。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="93" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="97" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="125" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="128" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="136" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="151" />
+        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
+        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="156" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="284" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="157" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="255" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="162" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="313" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="333" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="185" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="317" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="364" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="256" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="266" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="300" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="285" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="332" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="314" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="361" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="377" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="335" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="382" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="394" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="423" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
@@ -2319,23 +2637,33 @@
 </context><context>
     <name>TopologyCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="65" />
         <source>Lab %1</source>
         <translation>实验 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="73" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="75" />
         <source>Refresh the lab drawing</source>
         <translation>刷新拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="147" />
         <source>%1 nodes (%2 running), %3 links</source>
         <translation>%1 个节点（%2 个运行中），%3 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="175" />
+        <source>Open console</source>
+        <translation>打开控制台</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="180" />
+        <source>Show in GNS3</source>
+        <translation>在 GNS3 中显示</translation>
     </message>
 </context></TS>
