@@ -99,6 +99,7 @@ class Tap:
 
         def run() -> None:
             loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)  # gather() of no relay asks this thread for its loop
             self._loop = loop
             server = loop.run_until_complete(asyncio.start_server(self._relay, "127.0.0.1", 0))
             self.port = server.sockets[0].getsockname()[1]
