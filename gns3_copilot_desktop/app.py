@@ -367,7 +367,8 @@ async def _warm_up() -> None:
 async def shutdown(handle: CopilotHandle) -> None:
     """Close the services (with a time limit), then cancel whatever the widgets still run."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(handle.aclose(), SHUTDOWN_TIMEOUT_S)
+        async with asyncio.timeout(SHUTDOWN_TIMEOUT_S):  # wait_for drops cancels on 3.11
+            await handle.aclose()
     # Outside the time limit: a gns3server started from the login must not outlive the app.
     await handle.header.stop_local_server()
     await _cancel_ui_tasks()

@@ -179,7 +179,8 @@ class ChatServiceClient:
 
     async def _abort_quietly(self, project_id: str, session_id: str) -> None:
         try:
-            await asyncio.wait_for(self.abort(project_id, session_id), ABORT_TIMEOUT_S)
+            async with asyncio.timeout(ABORT_TIMEOUT_S):  # wait_for drops cancels on 3.11
+                await self.abort(project_id, session_id)
         except (CopilotError, TimeoutError) as exc:
             log.warning("could not abort the turn on the copilot service: %s", exc)
 

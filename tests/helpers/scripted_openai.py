@@ -620,6 +620,8 @@ class ScriptedOpenAIServer:
         """A real ``ChatOpenAI`` pointed at this server (no retries, usage streamed)."""
         from langchain_openai import ChatOpenAI
 
+        from gns3_copilot_desktop.core.agent.model_factory import OPENAI_STREAM_OPTIONS
+
         kwargs: dict[str, Any] = {
             "model": "gpt-4o-mini",
             "base_url": self.base_url,
@@ -627,6 +629,7 @@ class ScriptedOpenAIServer:
             "max_retries": 0,
             "timeout": 30,  # generous: a loaded CI machine must not turn a stall into a timeout
             "stream_usage": True,
+            **OPENAI_STREAM_OPTIONS,  # as the app builds it
         }
         kwargs.update(overrides)
         return ChatOpenAI(**kwargs)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -46,6 +47,11 @@ class LabIO:
     def write(self, text: str) -> None:
         """Send text as the device would (the caller writes its own \\r\\n)."""
         self._writer.write(text.encode())
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client went away (a device that talks on its own stops then)."""
+        return self._writer.is_closing() or self._reader.at_eof()
 
     async def _data_byte(self) -> int:
         """The next byte of user data; telnet commands are skipped. EOF ends the session."""
@@ -140,6 +146,12 @@ class VpcsDevice(LabDevice):
             command = (await self.read_line(io)).strip()
             if command == "hang":
                 await asyncio.Event().wait()
+            if command == "flood":  # output without end and no prompt (a debug left on)
+                for n in itertools.count():
+                    if io.closed:
+                        return
+                    io.write(f"84 bytes from 10.0.0.9 icmp_seq={n} ttl=64 time=0.1 ms\r\n")
+                    await asyncio.sleep(0.001)
             io.write(self._answer(command))
             io.write(f"\r\n{self.name}> ")
 

@@ -268,6 +268,14 @@ ApiKeyLookup = Callable[[str], Awaitable[str | None]]
 # --- building the model ------------------------------------------------------------------------
 
 
+# langchain-openai (1.8+) wraps each streamed chunk in ``asyncio.wait_for`` for its own
+# "stream_chunk_timeout". On Python 3.11 ``wait_for`` drops a cancel that arrives as a chunk
+# completes: Stop was then lost and the turn ran on (to the end of the answer, or to the read
+# timeout of a stalled stream). Off: the client's read timeout (``timeout_s``) still bounds a
+# stall, Stop cancels at once, and no Task is made per chunk.
+OPENAI_STREAM_OPTIONS: dict[str, Any] = {"stream_chunk_timeout": None}
+
+
 def create_base_model(config: LlmConfig) -> BaseChatModel:
     """Build the chat model for ``config`` (no network call is made here)."""
     key = config.api_key.get_secret_value() if config.api_key else None
@@ -303,6 +311,7 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
         raise ModelConfigError(_missing_key_text(config))
     kwargs: dict[str, Any] = {**common, "api_key": key, "timeout": config.timeout_s}
     kwargs["stream_usage"] = True  # usage arrives in the last chunk of every stream
+    kwargs.update(OPENAI_STREAM_OPTIONS)
     if config.max_tokens is not None:
         kwargs["max_tokens"] = config.max_tokens
     if base_url:

@@ -225,8 +225,8 @@ class DeviceConsole:
             return self._prompt
         target, timeout = self.target, self._options.connect_timeout
         try:
-            self._reader, self._writer = await asyncio.wait_for(
-                telnetlib3.open_connection(
+            async with asyncio.timeout(timeout + 2.0):  # not wait_for: see _read
+                self._reader, self._writer = await telnetlib3.open_connection(
                     target.host,
                     target.port,
                     client_factory=telnetlib3.TelnetClient,
@@ -234,9 +234,7 @@ class DeviceConsole:
                     connect_minwait=0.0,
                     connect_maxwait=min(2.0, timeout),
                     connect_timeout=timeout,
-                ),
-                timeout=timeout + 2.0,
-            )
+                )
         except (OSError, TimeoutError) as exc:
             raise DeviceError(
                 f"Cannot reach the console of {target.name} at {target.host}:{target.port}: "
@@ -517,9 +515,15 @@ class DeviceConsole:
         return None
 
     async def _read(self, wait_s: float) -> str | None:
-        """Up to one chunk of text, or None on timeout. EOF raises `DeviceError`."""
+        """Up to one chunk of text, or None on timeout. EOF raises `DeviceError`.
+
+        ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a cancel that
+        arrives as the read completes, so a Stop during a device's steady output was lost and the
+        command ran on to its timeout (test_stop_during_endless_output_ends_the_command_at_once).
+        """
         try:
-            data: bytes = await asyncio.wait_for(self._reader.read(_READ_SIZE), wait_s)
+            async with asyncio.timeout(wait_s):
+                data: bytes = await self._reader.read(_READ_SIZE)
         except TimeoutError:
             return None
         except (OSError, EOFError) as exc:

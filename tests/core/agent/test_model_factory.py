@@ -135,6 +135,43 @@ async def test_openai_compatible_model_talks_to_the_endpoint(
 
 
 @pytest.mark.asyncio
+async def test_stop_while_chunks_stream_ends_the_answer_at_once(
+    scripted_openai: ScriptedOpenAIServer,
+) -> None:
+    """Stop is a cancel of the turn's task. It must land wherever the stream is: langchain-openai's
+    per-chunk ``asyncio.wait_for`` (its default stream_chunk_timeout) lost a cancel that came as a
+    chunk completed on Python 3.11, and the answer streamed on to its end."""
+    config = LlmConfig(
+        provider="openai_compatible", model="qwen2.5", base_url=scripted_openai.base_url
+    )
+    model = create_base_model(config)
+    stops = 0
+    for attempt in range(40):
+        scripted_openai.push(ScriptedTurn.text("x" * 1000, chunks=1000))
+        pieces: list[str] = []
+
+        async def consume(into: list[str] = pieces) -> None:
+            async for piece in model.astream([HumanMessage("hi")]):
+                into.append(str(piece.content))
+
+        task = asyncio.create_task(consume())
+        async with asyncio.timeout(10):
+            while not pieces:  # noqa: ASYNC110 (steps the loop one turn at a time on purpose)
+                await asyncio.sleep(0)
+        for _ in range(attempt % 8):  # lands at a different step of the chunk pipeline each time
+            await asyncio.sleep(0)
+        if task.done():  # the client parsed the rest from one buffer: nothing left to stop
+            continue
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            async with asyncio.timeout(5):
+                await task
+        assert len("".join(pieces)) < 1000, f"stop {attempt} was lost: the whole answer came"
+        stops += 1
+    assert stops >= 20, f"only {stops} of 40 stops came while the answer streamed"
+
+
+@pytest.mark.asyncio
 async def test_api_key_arrives_as_bearer(scripted_openai: ScriptedOpenAIServer) -> None:
     scripted_openai.push(ScriptedTurn.text("ok"))
     config = LlmConfig(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -180,6 +181,27 @@ async def test_command_timeout_names_device_command_and_received_text(
     [again] = await console.run_commands(["show ip"])
     assert again.output.startswith("NAME        : PC1[1]") and telnet_lab.connections_made == 2
     await console.close()
+
+
+async def test_stop_during_endless_output_ends_the_command_at_once(telnet_lab: TelnetLab) -> None:
+    """A Stop lands while the console's reads keep completing. On Python 3.11 a read under
+    ``asyncio.wait_for`` lost a cancel that came as a read finished, and the command ran on to
+    its timeout; each of these stops must end the command within a second."""
+    running = await telnet_lab.start(VpcsDevice())
+    options = ConsoleOptions(connect_timeout=5, login_timeout=5, command_timeout=8)
+    for attempt in range(40):
+        console = _console(running, options=options)
+        await console.connect()
+        task = asyncio.create_task(console.run_commands(["flood"]))
+        await asyncio.sleep(0.02 + 0.0013 * attempt)  # lands at a different point of the reads
+        assert not task.done()
+        task.cancel()
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            async with asyncio.timeout(3):
+                await task
+        assert time.monotonic() - started < 1.0, f"stop {attempt} took the command's timeout"
+        await console.close()
 
 
 async def test_a_console_that_never_answers_times_out_on_connect(telnet_lab: TelnetLab) -> None:
