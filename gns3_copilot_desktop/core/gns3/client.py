@@ -11,6 +11,7 @@ import asyncio
 import functools
 import logging
 import ssl
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
@@ -359,6 +360,29 @@ class Gns3Client:
     async def delete_drawing(self, project_id: str, drawing_id: str) -> None:
         """Delete a drawing."""
         await self._request("DELETE", f"/projects/{_q(project_id)}/drawings/{_q(drawing_id)}")
+
+    async def export_project(self, project_id: str, *, max_bytes: int = 2**31) -> bytes:
+        """The project as a GNS3 portable project archive (zip, without images)."""
+        received = bytearray()
+        await self._stream_into(
+            f"/projects/{_q(project_id)}/export?compression=zip", received, max_bytes
+        )
+        if len(received) >= max_bytes:
+            raise Gns3Error("The project is too large to export here.", server=self.base_url)
+        return bytes(received)
+
+    async def import_project(self, name: str, archive: bytes) -> Project:
+        """Import a portable project archive as a new project called ``name``."""
+        path = f"/projects/{uuid.uuid4()}/import"
+        try:
+            response = await self._http.post(
+                path, params={"name": name}, content=archive, headers=self._headers(True)
+            )
+        except httpx.HTTPError as exc:
+            raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
+        if response.is_error:
+            raise _errors.status_error(self.base_url, response)
+        return _parse(Project, response.json(), self.base_url)
 
     async def list_snapshots(self, project_id: str) -> list[Snapshot]:
         """Every snapshot of a project, oldest first."""

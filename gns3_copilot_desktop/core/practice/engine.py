@@ -28,7 +28,8 @@ from gns3_copilot_desktop.core.devices import (
     target_for_node,
 )
 from gns3_copilot_desktop.core.gns3 import Gns3Client
-from gns3_copilot_desktop.core.gns3.models import Link, Node
+from gns3_copilot_desktop.core.gns3.models import Link, Node, Project
+from gns3_copilot_desktop.core.practice import package
 from gns3_copilot_desktop.core.practice.catalog import (
     DIFFICULTIES,
     Catalog,
@@ -38,6 +39,7 @@ from gns3_copilot_desktop.core.practice.catalog import (
     load_catalog,
     placeholders,
 )
+from gns3_copilot_desktop.core.practice.package import ExercisePackage
 from gns3_copilot_desktop.core.practice.store import (
     ExerciseRecord,
     ExerciseStore,
@@ -222,21 +224,82 @@ class PracticeEngine:
         await self._store.save(record)
         return ExercisePlan(record.exercise_id, _inject_approval(record))
 
+    # --- a trainer's exercise, exported and imported -----------------------------------------
+
+    async def export_package(self, exercise_id: str, passphrase: str) -> bytes:
+        """A prepared (not yet injected) exercise and the lab as it is now, as one file sealed
+        with ``passphrase`` for students (see `package`)."""
+        if len(passphrase) < package.MIN_PASSPHRASE:
+            raise PracticeError(
+                f"Choose a passphrase of at least {package.MIN_PASSPHRASE} characters."
+            )
+        record = await self._expect(exercise_id, "planned")
+        project = await self._client.get_project(self._project_id)
+        # GNS3 exports only a stopped project: keep what runs, stop, export, start again.
+        started = await self._save_and_stop()
+        try:
+            archive = await self._client.export_project(self._project_id)
+        finally:
+            await self._power(started, "started")
+        await self._until_working(record)  # the trainer's lab answers again as before
+        exercise = ExercisePackage(
+            project_name=project.name,
+            difficulty=record.difficulty,
+            topic=record.topic,
+            faults=[f.model_copy(update={"link_id": None}) for f in record.sealed],
+        )
+        return await asyncio.to_thread(package.seal, archive, exercise, passphrase)
+
+    async def imported_exercise(self) -> ExerciseRecord | None:
+        """The trainer's exercise imported with this project and not started yet (public)."""
+        for record in await self._store.list_for_project(self._project_id):
+            if record.imported and record.status == "planned" and not record.session_id:
+                return record.public()
+        return None
+
+    async def prepare_imported(self, session_id: str) -> ExercisePlan:
+        """Bind the imported exercise's faults to this lab again, check the lab works, and
+        return the sealed approval. The faults' steps come from the app's catalog: the file only
+        named them and where they go."""
+        record = await self.imported_exercise()
+        if record is None:
+            raise PracticeError("No imported exercise waits in this project.")
+        record = await self._store.get(record.exercise_id)
+        candidates = await self._candidates()
+        chosen: list[_Candidate] = []
+        for fault in record.sealed:
+            fitting = [
+                c
+                for c in candidates
+                if c.fault.id == fault.fault_id
+                and c.platform == fault.platform
+                and (c.node, c.link_name) == (fault.node, fault.link_name)
+            ]
+            if not fitting:
+                raise PracticeError(
+                    "The imported lab is not the trainer's any more (a fault's device or link "
+                    "is missing): import the exercise again."
+                )
+            chosen.append(fitting[0])
+        for candidate in chosen:
+            checks, passed = await self._run_checks(candidate)
+            failing = [c.title for c, ok in zip(checks, passed, strict=True) if not ok]
+            if failing:
+                raise PracticeError(
+                    "The lab does not work yet, so the exercise could not be checked: "
+                    f"{'; '.join(failing)}. Start its nodes and try again."
+                )
+        record.session_id = session_id
+        record.sealed = [_sealed(c) for c in chosen]
+        await self._store.save(record)
+        return ExercisePlan(record.exercise_id, _inject_approval(record))
+
     async def approve(self, exercise_id: str) -> ExerciseRecord:
         """The user approved the sealed plan: snapshot, then inject. Returns the public record."""
         record = await self._expect(exercise_id, "planned")
         stamp = now().strftime("%Y-%m-%d %H:%M:%S")
-        nodes = await self._client.list_nodes(self._project_id)
-        record.started_nodes = [n.name for n in nodes if n.status == "started"]
         # GNS3 snapshots only a stopped project: keep what runs, stop, snapshot, start again.
-        await self._run(
-            [
-                DeviceJob(target_for_node(n, self._server_url), ("save",))
-                for n in nodes
-                if n.status == "started" and PLATFORM_OF_NODE_TYPE.get(n.node_type) == "vpcs"
-            ]
-        )
-        await self._power(record.started_nodes, "stopped")
+        record.started_nodes = await self._save_and_stop()
         snapshot = await self._client.create_snapshot(self._project_id, f"before exercise {stamp}")
         record.snapshot_id, record.snapshot_name = snapshot.snapshot_id, snapshot.name
         await self._store.save(record)
@@ -483,6 +546,20 @@ class PracticeEngine:
         except TimeoutError:
             return False
 
+    async def _save_and_stop(self) -> list[str]:
+        """Save the running VPCS configurations and stop the running nodes; their names."""
+        nodes = await self._client.list_nodes(self._project_id)
+        started = [n.name for n in nodes if n.status == "started"]
+        await self._run(
+            [
+                DeviceJob(target_for_node(n, self._server_url), ("save",))
+                for n in nodes
+                if n.status == "started" and PLATFORM_OF_NODE_TYPE.get(n.node_type) == "vpcs"
+            ]
+        )
+        await self._power(started, "stopped")
+        return started
+
     async def _power(self, names: list[str], status: str) -> None:
         """Start or stop these nodes and wait (bounded) until the server reports it."""
         wanted = set(names)
@@ -707,3 +784,40 @@ def _score(record: ExerciseRecord) -> int:
     minutes = ((record.ended_at or now()) - (record.started_at or now())).total_seconds() / 60
     late = max(0, int(minutes) - 10 * record.fault_count)
     return max(10, 100 - HINT_COST * record.hints_used - late)
+
+
+async def import_package(
+    client: Gns3Client, store: ExerciseStore, data: bytes, passphrase: str
+) -> tuple[Project, ExercisePackage]:
+    """Open a trainer's exercise file, import its lab as a new GNS3 project and keep its sealed
+    faults for that project: a Practice session there starts it (`prepare_imported`)."""
+    exercise, archive = await asyncio.to_thread(package.open_sealed, data, passphrase)
+    if exercise.difficulty not in DIFFICULTIES:
+        raise PracticeError("This exercise file names an unknown level.")
+    catalog = load_catalog()
+    known = {f.id: f for f in catalog.faults}
+    for fault in exercise.faults:
+        if fault.fault_id not in known or fault.platform not in known[fault.fault_id].inject:
+            raise PracticeError(
+                f"This exercise needs the fault {fault.fault_id!r}, which this version of GNS3 "
+                "Copilot does not have."
+            )
+    names = {p.name for p in await client.list_projects()}
+    name, n = f"{exercise.project_name} (exercise)", 2
+    while name in names:
+        name, n = f"{exercise.project_name} (exercise {n})", n + 1
+    project = await client.import_project(name, archive)
+    await store.save(
+        ExerciseRecord(
+            exercise_id=uuid.uuid4().hex,
+            project_id=project.project_id,
+            session_id="",
+            difficulty=exercise.difficulty,
+            topic=exercise.topic,
+            fault_count=len(exercise.faults),
+            created_at=now(),
+            sealed=exercise.faults,
+            imported=True,
+        )
+    )
+    return project, exercise

@@ -73,6 +73,8 @@ class ExerciseRecord(BaseModel):
     checks_run: int = 0
     score: int | None = None
     sealed: list[InjectedFault] = Field(default_factory=list)
+    imported: bool = False
+    """Prepared by a trainer and imported from an exercise file (waits for a Practice session)."""
 
     @property
     def ended(self) -> bool:

@@ -1,0 +1,106 @@
+"""The exercise file on its own: sealing, refusing a wrong passphrase, a changed or hostile file,
+and the copilot's own files left out of the lab archive."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import struct
+import time
+import zipfile
+from typing import Any
+
+import pytest
+
+from gns3_copilot_desktop.core.practice import package
+from gns3_copilot_desktop.core.practice.engine import import_package
+from gns3_copilot_desktop.core.practice.package import ExercisePackage, open_sealed, seal
+from gns3_copilot_desktop.core.practice.store import InjectedFault, PracticeError
+
+PASS = "a long enough passphrase"
+
+
+def _archive(*names: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name in names:
+            z.writestr(name, f"content of {name}")
+    return out.getvalue()
+
+
+def _exercise(fault_id: str = "vpcs-wrong-address", platform: str = "vpcs") -> ExercisePackage:
+    fault = InjectedFault(fault_id=fault_id, title="t", platform=platform, node="PC1")
+    return ExercisePackage(project_name="lab", difficulty="beginner", faults=[fault])
+
+
+def test_round_trip_and_the_copilot_files_stay_out() -> None:
+    archive = _archive(
+        "project.gns3", "project-files/vpcs/x/startup.vpc", "copilot_practice.db",
+        "copilot_checkpoints.db", "copilot_checkpoints.db-wal", "sub/copilot_practice.db-shm",
+    )  # fmt: skip
+    data = seal(archive, _exercise(), PASS)
+    exercise, lab = open_sealed(data, PASS)
+    assert exercise == _exercise()
+    assert zipfile.ZipFile(io.BytesIO(lab)).namelist() == [
+        "project.gns3",
+        "project-files/vpcs/x/startup.vpc",
+    ]
+    assert b"vpcs-wrong-address" not in data and b"PC1" not in data
+
+
+def test_each_seal_is_different_and_a_wrong_passphrase_or_change_is_refused() -> None:
+    one, two = seal(_archive("a"), _exercise(), PASS), seal(_archive("a"), _exercise(), PASS)
+    assert one != two  # fresh salt and nonce
+    with pytest.raises(PracticeError, match="passphrase is wrong"):
+        open_sealed(one, PASS + "x")
+    for where in (len(package.MAGIC) + 10, len(one) // 2, len(one) - 1):
+        changed = bytearray(one)
+        changed[where] ^= 0x01
+        with pytest.raises(PracticeError):
+            open_sealed(bytes(changed), PASS)
+
+
+def _with_header(data: bytes, **changes: Any) -> bytes:
+    start = len(package.MAGIC) + 4
+    (size,) = struct.unpack(">I", data[len(package.MAGIC) : start])
+    header = json.loads(data[start : start + size])
+    header.update(changes)
+    raw = json.dumps(header).encode()
+    return package.MAGIC + struct.pack(">I", len(raw)) + raw + data[start + size :]
+
+
+def test_a_hostile_header_cannot_make_the_app_spend_memory_or_time() -> None:
+    data = seal(_archive("a"), _exercise(), PASS)
+    started = time.monotonic()
+    for hostile in (
+        _with_header(data, n=2**30, r=64),
+        _with_header(data, p=1000),
+        _with_header(data, salt=base64.b64encode(b"short").decode()),
+        _with_header(data, kdf="none"),
+    ):
+        with pytest.raises(PracticeError, match="another version"):
+            open_sealed(hostile, PASS)
+    assert time.monotonic() - started < 2
+    for junk in (b"", b"PK\x03\x04 a zip", package.MAGIC + b"\xff\xff\xff\xff", package.MAGIC):
+        with pytest.raises(PracticeError, match="not an exercise exported by GNS3 Copilot"):
+            open_sealed(junk, PASS)
+
+
+@pytest.mark.asyncio
+async def test_a_file_naming_a_fault_the_app_lacks_is_refused_before_any_import() -> None:
+    """The file names faults; their commands come from the app's own catalog. A fault id that
+    is not in it (or a platform the fault has no steps for) stops the import before the server
+    is called (the client here is None: calling it would fail the test)."""
+    for exercise in (_exercise("rm-rf-everything"), _exercise("vpcs-wrong-address", "ios")):
+        data = seal(_archive("a"), exercise, PASS)
+        with pytest.raises(PracticeError, match="does not have"):
+            await import_package(None, None, data, PASS)  # type: ignore[arg-type]
+    bad_level = _exercise().model_copy(update={"difficulty": "expert"})
+    with pytest.raises(PracticeError, match="unknown level"):
+        await import_package(None, None, seal(_archive("a"), bad_level, PASS), PASS)  # type: ignore[arg-type]
+
+
+def test_a_short_passphrase_is_refused() -> None:
+    with pytest.raises(PracticeError, match="at least 8"):
+        seal(_archive("a"), _exercise(), "1234567")
