@@ -412,6 +412,75 @@ _PHRASES += [
             "computer keeps its own beside them.",
         ),
     ),
+    # Practice: exercises and a trainer's exercise file (core/practice).
+    (
+        r"Choose a passphrase of at least (\d+) characters\.",
+        QT_TRANSLATE_NOOP("CoreText", "Choose a passphrase of at least %1 characters."),
+    ),
+    (
+        r"This file is not an exercise exported by GNS3 Copilot\.",
+        QT_TRANSLATE_NOOP("CoreText", "This file is not an exercise exported by GNS3 Copilot."),
+    ),
+    (
+        r"This exercise file was made by another version of GNS3 Copilot\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText", "This exercise file was made by another version of GNS3 Copilot."
+        ),
+    ),
+    (
+        r"The passphrase is wrong, or the file was changed\.",
+        QT_TRANSLATE_NOOP("CoreText", "The passphrase is wrong, or the file was changed."),
+    ),
+    (
+        r"This exercise file names an unknown level\.",
+        QT_TRANSLATE_NOOP("CoreText", "This exercise file names an unknown level."),
+    ),
+    (
+        r"This exercise needs the fault (.+), which this version of GNS3 Copilot does not have\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "This exercise needs the fault %1, which this version of GNS3 Copilot does not have.",
+        ),
+    ),
+    (
+        r"No imported exercise waits in this project\.",
+        QT_TRANSLATE_NOOP("CoreText", "No imported exercise waits in this project."),
+    ),
+    (
+        r"The imported lab is not the trainer's any more \(a fault's device or link is "
+        r"missing\): import the exercise again\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The imported lab is not the trainer's any more (a fault's device or link is "
+            "missing): import the exercise again.",
+        ),
+    ),
+    (
+        r"The lab does not work yet, so the exercise could not be checked: (.+)\. Start its "
+        r"nodes and try again\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The lab does not work yet, so the exercise could not be checked: %1. Start its "
+            "nodes and try again.",
+        ),
+    ),
+    (
+        r"The lab does not work yet, so an exercise could not be checked: (.+)\. Make it work "
+        r"first\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The lab does not work yet, so an exercise could not be checked: %1. Make it work "
+            "first.",
+        ),
+    ),
+    (
+        r"GNS3 did not export the project as a zip archive\.",
+        QT_TRANSLATE_NOOP("CoreText", "GNS3 did not export the project as a zip archive."),
+    ),
+    (
+        r"The project is too large to export here\.",
+        QT_TRANSLATE_NOOP("CoreText", "The project is too large to export here."),
+    ),
 ]
 
 # Phrases inside the parts above.

@@ -13,17 +13,22 @@ Every engine error is shown in the panel with its text; the buttons come back.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPushButton,
     QSizePolicy,
@@ -34,9 +39,12 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
+from gns3_copilot_desktop.core.practice.package import SUFFIX
+from gns3_copilot_desktop.core.practice.store import PracticeError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
+from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 if TYPE_CHECKING:
@@ -222,6 +230,50 @@ class PracticePanel(QFrame):
         setup.addWidget(self.start_button)
         layout.addWidget(self.setup_row)
 
+        # A trainer's exercise: export the prepared one, import one, start an imported one.
+        self.trainer_row = QWidget(self)
+        trainer = QHBoxLayout(self.trainer_row)
+        trainer.setContentsMargins(0, 0, 0, 0)
+        self.imported_label = QLabel(
+            QCoreApplication.translate(
+                "PracticePanel", "A trainer's exercise is ready in this project."
+            ),
+            self.trainer_row,
+        )
+        self.imported_label.setWordWrap(True)
+        self.start_imported_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Start the trainer's exercise"),
+            self.trainer_row,
+        )
+        self.export_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Export for students…"), self.trainer_row
+        )
+        self.export_button.setToolTip(
+            QCoreApplication.translate(
+                "PracticePanel",
+                "Save this exercise and the lab as it is now in one file, encrypted with a "
+                "passphrase, for students to import. Nothing is injected here.",
+            )
+        )
+        self.import_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Import an exercise…"), self.trainer_row
+        )
+        for button in (self.start_imported_button, self.export_button, self.import_button):
+            button.setAutoDefault(False)
+            button.setAccessibleName(button.text())
+        self.start_imported_button.clicked.connect(lambda: self._spawn(self._start_imported()))
+        self.export_button.clicked.connect(lambda: self._spawn(self._export()))
+        self.import_button.clicked.connect(lambda: self._spawn(self._import()))
+        trainer.addWidget(self.imported_label, 1)
+        trainer.addWidget(self.start_imported_button)
+        trainer.addWidget(self.export_button)
+        trainer.addStretch(0)
+        trainer.addWidget(self.import_button)
+        self.imported_label.hide()
+        self.start_imported_button.hide()
+        self.export_button.hide()
+        layout.addWidget(self.trainer_row)
+
         self.card_host = QVBoxLayout()
         self.card_host.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.card_host)
@@ -321,11 +373,14 @@ class PracticePanel(QFrame):
         self.started_at = None
         self._timer.stop()
         self.setup_row.setVisible(True)
+        self.trainer_row.setVisible(True)
+        self.export_button.setVisible(False)
         self.active_row.setVisible(False)
 
     def _show_active(self, started_at: datetime | None) -> None:
         self.started_at = started_at or datetime.now(UTC)
         self.setup_row.setVisible(False)
+        self.trainer_row.setVisible(False)
         self.active_row.setVisible(True)
         self._tick()
         self._timer.start()
@@ -350,6 +405,9 @@ class PracticePanel(QFrame):
             self.check_button,
             self.hint_button,
             self.give_up_button,
+            self.start_imported_button,
+            self.export_button,
+            self.import_button,
         ):
             widget.setEnabled(available)
 
@@ -368,6 +426,7 @@ class PracticePanel(QFrame):
         self.hints = []
 
     def _drop_card(self) -> None:
+        self.export_button.setVisible(False)
         if self._card is not None:
             self._card.hide()
             self._card.deleteLater()
@@ -393,7 +452,7 @@ class PracticePanel(QFrame):
         except CopilotError as exc:
             if not sip.isdeleted(self):
                 self._say("")
-                self._error(exc.user_message)
+                self._error(core_text(exc.user_message))
         finally:
             self._busy = False
             if not sip.isdeleted(self):
@@ -443,6 +502,7 @@ class PracticePanel(QFrame):
             self.exercise_id = active.exercise_id
             self._show_active(active.started_at)
             self._sealed_item(active.exercise_id)
+        await self._show_imported()
         topics = await self.engine.topics()
         chosen = self.topic_combo.currentData()
         self.topic_combo.clear()
@@ -492,11 +552,165 @@ class PracticePanel(QFrame):
             )
             self._show_card(plan.approval, self._inject_decided)
             self.setup_row.setVisible(False)
+            self.export_button.setVisible(True)  # a trainer may give it to students instead
 
         await self._guarded(
             QCoreApplication.translate("PracticePanel", "Reading the lab and choosing faults…"),
             prepare,
         )
+
+    # --- a trainer's exercise ---------------------------------------------------------------
+
+    async def _show_imported(self) -> None:
+        waiting = await self.engine.imported_exercise() if self.engine is not None else None
+        self.imported_label.setVisible(waiting is not None)
+        self.start_imported_button.setVisible(waiting is not None)
+
+    async def _start_imported(self) -> None:
+        if self.session_id is None:
+            return
+        session_id = self.session_id
+
+        async def prepare() -> None:
+            assert self.engine is not None
+            plan = await self.engine.prepare_imported(session_id)
+            self._clear_results()
+            self.exercise_id = plan.exercise_id
+            self.imported_label.hide()
+            self.start_imported_button.hide()
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel", "Approve to start: the lab is saved in a snapshot first."
+                )
+            )
+            self._show_card(plan.approval, self._inject_decided)
+            self.setup_row.setVisible(False)
+
+        await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Reading the lab and checking it works…"),
+            prepare,
+        )
+
+    async def _export(self) -> None:
+        exercise_id = self.exercise_id
+        if exercise_id is None:
+            return
+        passphrase = self.ask_passphrase(True)
+        if passphrase is None:
+            return
+        path = self.ask_export_path()
+        if path is None:
+            return
+        target = path if path.suffix == SUFFIX else path.with_name(path.name + SUFFIX)
+
+        async def export() -> None:
+            assert self.engine is not None
+            data = await self.engine.export_package(exercise_id, passphrase)
+            await asyncio.to_thread(_write_file, target, data)
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel",
+                    "Exported to %1. Give students the file and, separately, the passphrase.",
+                ).replace("%1", str(target))
+            )
+
+        await self._guarded(
+            QCoreApplication.translate(
+                "PracticePanel", "Stopping the lab to export it… (it starts again after)"
+            ),
+            export,
+        )
+
+    async def _import(self) -> None:
+        path = self.ask_import_path()
+        if path is None:
+            return
+        passphrase = self.ask_passphrase(False)
+        if passphrase is None:
+            return
+
+        async def import_() -> None:
+            assert self.engine is not None
+            try:
+                data = await asyncio.to_thread(path.read_bytes)
+            except OSError as exc:
+                raise PracticeError(
+                    QCoreApplication.translate("PracticePanel", "Cannot read %1: %2")
+                    .replace("%1", str(path))
+                    .replace("%2", exc.strerror or str(exc))
+                ) from exc
+            project, _ = await self.engine.import_exercise(data, passphrase)
+            self._say(
+                QCoreApplication.translate(
+                    "PracticePanel",
+                    "The lab was imported as the project “%1”. Open it in GNS3, then start the "
+                    "trainer's exercise from a Practice session there.",
+                ).replace("%1", project.name)
+            )
+
+        await self._guarded(
+            QCoreApplication.translate("PracticePanel", "Importing the exercise…"), import_
+        )
+
+    # The dialogs, replaceable (tests answer them without a modal loop).
+
+    def ask_passphrase(self, confirm: bool) -> str | None:
+        """The passphrase (asked twice to export); None when cancelled or not the same."""
+        title = QCoreApplication.translate("PracticePanel", "Exercise passphrase")
+        first, ok = QInputDialog.getText(
+            self,
+            title,
+            QCoreApplication.translate(
+                "PracticePanel", "Passphrase (at least 8 characters; students need it to import):"
+            )
+            if confirm
+            else QCoreApplication.translate("PracticePanel", "The passphrase from your trainer:"),
+            QLineEdit.EchoMode.Password,
+        )
+        if not ok:
+            return None
+        if confirm:
+            second, ok = QInputDialog.getText(
+                self,
+                title,
+                QCoreApplication.translate("PracticePanel", "The same passphrase again:"),
+                QLineEdit.EchoMode.Password,
+            )
+            if not ok:
+                return None
+            if second != first:
+                self._error(
+                    QCoreApplication.translate(
+                        "PracticePanel", "The two passphrases differ: nothing was exported."
+                    )
+                )
+                return None
+        return first
+
+    def ask_export_path(self) -> Path | None:
+        """Where to save the exercise file (the documents folder is proposed)."""
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("PracticePanel", "Export the exercise"),
+            str(Path(folder or Path.home()) / f"exercise{SUFFIX}"),
+            QCoreApplication.translate("PracticePanel", "GNS3 Copilot exercises (*%1)").replace(
+                "%1", SUFFIX
+            ),
+        )
+        return Path(path) if path else None
+
+    def ask_import_path(self) -> Path | None:
+        """The exercise file to import."""
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("PracticePanel", "Import an exercise"),
+            "",
+            QCoreApplication.translate("PracticePanel", "GNS3 Copilot exercises (*%1)").replace(
+                "%1", SUFFIX
+            ),
+        )
+        return Path(path) if path else None
 
     def _show_card(
         self, request: ApprovalRequest, decided: Callable[[list[UserDecision]], None]
@@ -702,3 +916,18 @@ class PracticePanel(QFrame):
             QCoreApplication.translate("PracticePanel", "Injected: %1").replace("%1", titles)
         )
         card.finish("ok", reveal_text(reveal))
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Write next to the target, then move it in place: a failed write leaves no half file."""
+    partial = path.with_name(path.name + ".part")
+    try:
+        partial.write_bytes(data)
+        partial.replace(path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise PracticeError(
+            QCoreApplication.translate("PracticePanel", "Cannot write %1: %2")
+            .replace("%1", str(path))
+            .replace("%2", exc.strerror or str(exc))
+        ) from exc

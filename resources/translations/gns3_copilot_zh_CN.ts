@@ -646,7 +646,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1082,197 +1082,257 @@
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="418" />
+        <source>Choose a passphrase of at least %1 characters.</source>
+        <translation>请选择至少 %1 个字符的口令。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
+        <source>This file is not an exercise exported by GNS3 Copilot.</source>
+        <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
+        <source>This exercise file was made by another version of GNS3 Copilot.</source>
+        <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
+        <source>The passphrase is wrong, or the file was changed.</source>
+        <translation>口令错误，或文件已被改动。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
+        <source>This exercise file names an unknown level.</source>
+        <translation>此练习文件指定了未知的难度。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
+        <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
+        <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <source>No imported exercise waits in this project.</source>
+        <translation>此项目中没有待开始的导入练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
+        <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="461" />
+        <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
+        <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
+        <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
+        <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
+        <source>GNS3 did not export the project as a zip archive.</source>
+        <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="482" />
+        <source>The project is too large to export here.</source>
+        <translation>项目太大，无法在此导出。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="488" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="489" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="490" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="491" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="493" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="494" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="495" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="496" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="497" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="498" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="430" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="501" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="505" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="506" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="507" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="509" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="510" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="511" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="512" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="513" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="515" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="517" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="450" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="519" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="520" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="521" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="523" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="524" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="525" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="458" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="527" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="459" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1729,254 +1789,356 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="62" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="63" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="72" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="73" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="74" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="75" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="86" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="90" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="96" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="100" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="110" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="116" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="129" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="142" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="144" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="173" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="204" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="209" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="449" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="210" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="212" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="208" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="214" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="223" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="235" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="238" />
+        <source>A trainer's exercise is ready in this project.</source>
+        <translation>此项目中有一个讲师准备的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="245" />
+        <source>Start the trainer's exercise</source>
+        <translation>开始讲师的练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="249" />
+        <source>Export for students…</source>
+        <translation>导出给学生…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="252" />
+        <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
+        <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
+        <source>Import an exercise…</source>
+        <translation>导入练习…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="287" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="290" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="241" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="293" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="312" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="315" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="321" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="291" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="286" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="333" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="393" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="483" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="521" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="549" />
         <source>Approve to start: the lab is saved in a snapshot first.</source>
         <translation>批准后开始：会先为实验保存一个快照。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="558" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="526" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="590" />
+        <source>Reading the lab and checking it works…</source>
+        <translation>正在读取实验并检查其是否正常…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="611" />
+        <source>Exported to %1. Give students the file and, separately, the passphrase.</source>
+        <translation>已导出到 %1。请把文件交给学生，并另行告知口令。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="618" />
+        <source>Stopping the lab to export it… (it starts again after)</source>
+        <translation>正在停止实验以导出…（导出后会重新启动）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="644" />
+        <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
+        <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="652" />
+        <source>Importing the exercise…</source>
+        <translation>正在导入练习…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="659" />
+        <source>Exercise passphrase</source>
+        <translation>练习口令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="663" />
+        <source>Passphrase (at least 8 characters; students need it to import):</source>
+        <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="667" />
+        <source>The passphrase from your trainer:</source>
+        <translation>讲师给你的口令：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="676" />
+        <source>The same passphrase again:</source>
+        <translation>再次输入相同的口令：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="683" />
+        <source>The two passphrases differ: nothing was exported.</source>
+        <translation>两次输入的口令不同：未导出任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="695" />
+        <source>Export the exercise</source>
+        <translation>导出练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="697" />
+        <source>GNS3 Copilot exercises (*%1)</source>
+        <translation>GNS3 Copilot 练习 (*%1)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="707" />
+        <source>Import an exercise</source>
+        <translation>导入练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="740" />
         <source>Exercise started: find what is broken and fix it.</source>
         <translation>练习已开始：找出故障并修复它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="535" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="749" />
         <source>Taking a snapshot… injecting…</source>
         <translation>正在创建快照…正在注入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="768" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="789" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="794" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="821" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="826" />
         <source>Restore the lab as it was before the exercise?</source>
         <translation>将实验恢复到练习开始前的状态吗？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="838" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="846" />
         <source>The lab is back as it was before the exercise.</source>
         <translation>实验已恢复到练习开始前的状态。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="852" />
         <source>Restoring the snapshot…</source>
         <translation>正在恢复快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="887" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="899" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="916" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="930" />
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>RemoteBackend</name>

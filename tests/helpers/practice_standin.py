@@ -8,11 +8,15 @@ screenshots). The live panel test uses the real engine on the real VPCS lab.
 from __future__ import annotations
 
 import asyncio
+import io
+import zipfile
 from datetime import UTC, datetime, timedelta
 
 from PyQt6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
 
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Project
+from gns3_copilot_desktop.core.practice import package
 from gns3_copilot_desktop.core.practice.engine import (
     INJECT_TOOL,
     RESTORE_TOOL,
@@ -23,6 +27,7 @@ from gns3_copilot_desktop.core.practice.engine import (
     Reveal,
     RevealedFault,
 )
+from gns3_copilot_desktop.core.practice.package import ExercisePackage
 from gns3_copilot_desktop.core.practice.store import ExerciseRecord, InjectedFault
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.practice_panel import PracticePanel
@@ -47,6 +52,8 @@ class PracticeStandIn:
         """Method name -> the error it raises (once)."""
         self.calls: list[str] = []
         self.records: list[ExerciseRecord] = []
+        self.waiting: ExercisePackage | None = None
+        """An imported exercise not started yet."""
         self.gate: asyncio.Event | None = None
         """When set, `approve` waits on it (a test sees the progress text)."""
 
@@ -107,6 +114,48 @@ class PracticeStandIn:
             "what is injected stays sealed until the exercise ends.",
         )
         return ExercisePlan(exercise_id, approval)
+
+    # --- a trainer's exercise: the real sealing of `core.practice.package`, no lab ---
+
+    async def export_package(self, exercise_id: str, passphrase: str) -> bytes:
+        self._called("export_package")
+        record = self._record(exercise_id)
+        exercise = ExercisePackage(
+            project_name="campus lab",
+            difficulty=record.difficulty,
+            topic=record.topic,
+            faults=record.sealed,
+        )
+        archive = io.BytesIO()
+        with zipfile.ZipFile(archive, "w") as z:
+            z.writestr("campus lab.gns3", "{}")
+        return package.seal(archive.getvalue(), exercise, passphrase)
+
+    async def import_exercise(self, data: bytes, passphrase: str) -> tuple[Project, object]:
+        self._called("import_exercise")
+        exercise, _ = package.open_sealed(data, passphrase)
+        self.waiting = exercise
+        return Project(project_id="p2", name=f"{exercise.project_name} (exercise)"), exercise
+
+    async def imported_exercise(self) -> ExerciseRecord | None:
+        self._called("imported_exercise")
+        if self.waiting is None:
+            return None
+        return ExerciseRecord(
+            exercise_id="imported",
+            project_id="p1",
+            session_id="",
+            difficulty=self.waiting.difficulty,
+            fault_count=len(self.waiting.faults),
+            created_at=datetime.now(UTC),
+            imported=True,
+        )
+
+    async def prepare_imported(self, session_id: str) -> ExercisePlan:
+        self._called("prepare_imported")
+        assert self.waiting is not None
+        self.waiting = None
+        return await self.prepare(session_id, difficulty="beginner")
 
     async def approve(self, exercise_id: str) -> ExerciseRecord:
         self._called("approve")

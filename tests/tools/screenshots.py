@@ -542,10 +542,10 @@ async def shoot_history(
     window.close()
 
 
-async def shoot_practice(out: Path, stage: str) -> None:
-    """A Practice session with an exercise: running (``active``), after a failed check and a
-    hint (``checks``), or solved with its score (``score``). The engine is a scripted stand-in
-    (`PracticeStandIn`): no lab is touched."""
+async def shoot_practice(out: Path, stage: str, name: str = "") -> None:
+    """A Practice session with an exercise: prepared, with the trainer's export (``trainer``),
+    running (``active``), after a failed check and a hint (``checks``), or solved with its score
+    (``score``). The engine is a scripted stand-in (`PracticeStandIn`): no lab is touched."""
     backend = ScriptedBackend()
     seed_sessions(backend)
     engine = PracticeStandIn(started_ago=timedelta(minutes=4, seconds=12))
@@ -563,6 +563,10 @@ async def shoot_practice(out: Path, stage: str) -> None:
     await wait_until(lambda: practice._card is not None)
     card = practice._card
     assert card is not None
+    if stage == "trainer":
+        await grab(window, name or "practice-trainer", out)
+        window.close()
+        return
     card.items[0].approve.click()
     await wait_until(lambda: practice.active_row.isVisible() and practice.check_button.isEnabled())
     if stage in ("checks", "score"):
@@ -597,6 +601,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_error_actions(out, "zh-CN-error-actions")
         await shoot_plan(out, "zh-CN-plan-narrow", 800, 360)
         await shoot_lab(out, "zh-CN-lab-card", 360)
+        await shoot_practice(out, "trainer", "zh-CN-practice-trainer")
     finally:
         app.removeTranslator(translator)
 
@@ -623,6 +628,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
         ("zh-CN", lambda: shoot_chinese(out)),
+        ("practice-trainer", lambda: shoot_practice(out, "trainer")),
         ("practice-active", lambda: shoot_practice(out, "active")),
         ("practice-checks", lambda: shoot_practice(out, "checks")),
         ("practice-score", lambda: shoot_practice(out, "score")),

@@ -5,6 +5,7 @@ come back, nothing sealed shows before the end, a backend without exercises says
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from PyQt6.QtWidgets import QToolButton
@@ -12,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.errors import Gns3ConnectionError
 from gns3_copilot_desktop.core.practice.store import PracticeError
+from gns3_copilot_desktop.ui import practice_panel
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.practice_panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
@@ -192,3 +194,91 @@ def test_rejecting_injects_nothing_and_give_up_offers_the_restore(
     again.items[0].approve.click()
     qtbot.waitUntil(lambda: "back as it was" in view.status_label.text())
     assert engine.calls.count("restore") == 2 and view.error_label.isHidden()
+
+
+def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
+    qtbot: QtBot,
+    panel: ChatPanel,
+    practice: tuple[PracticePanel, PracticeStandIn],
+    tmp_path: Path,
+) -> None:
+    """The dialogs are answered by the test (no modal loop); the file is really sealed and
+    opened (core.practice.package), the lab part is the stand-in's (the engine's live test runs
+    it on the real GNS3 server)."""
+    view, engine = practice
+    assert view.import_button.isVisible() and not view.export_button.isVisible()
+    assert not view.start_imported_button.isVisible()  # nothing imported waits here
+
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    assert view.export_button.isVisible() and view.export_button.isEnabled()
+    answers = iter(["a passphrase!", "another one!"])
+    view.ask_passphrase = lambda confirm: next(answers)  # type: ignore[method-assign]
+    view.ask_export_path = lambda: tmp_path / "week3"  # type: ignore[method-assign]
+    view.export_button.click()
+    qtbot.waitUntil(lambda: "export_package" in engine.calls)
+    target = tmp_path / "week3.gns3exercise"  # the extension is added
+    qtbot.waitUntil(target.exists)
+    qtbot.waitUntil(lambda: "Exported to" in view.status_label.text())
+    assert str(target) in view.status_label.text()
+    assert not (tmp_path / "week3.gns3exercise.part").exists()
+    assert view._card is not None  # the trainer may still approve or reject here
+    _sealed_absent(panel)
+    assert SECRET_TITLE.encode() not in target.read_bytes()
+
+    # A student: a wrong passphrase is an error in the panel, then the right one imports.
+    view._card.items[0].reject.click()  # the trainer does not run it here
+    view._card.items[0].confirm_reject()
+    qtbot.waitUntil(lambda: view.setup_row.isVisible() and view.start_button.isEnabled())
+    view.ask_import_path = lambda: target  # type: ignore[method-assign]
+    view.ask_passphrase = lambda confirm: "not it at all"  # type: ignore[method-assign]
+    view.import_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text() == "The passphrase is wrong, or the file was changed."
+    assert view.import_button.isEnabled()
+    view.ask_passphrase = lambda confirm: "a passphrase!"  # type: ignore[method-assign]
+    view.import_button.click()
+    qtbot.waitUntil(lambda: "was imported as the project" in view.status_label.text())
+    assert "“campus lab (exercise)”" in view.status_label.text()
+    assert view.error_label.isHidden()
+
+    # In that project's Practice session the waiting exercise starts with a sealed card.
+    spawn(view.set_session(view.session_id))
+    qtbot.waitUntil(lambda: view.start_imported_button.isVisible())
+    assert view.imported_label.text() == "A trainer's exercise is ready in this project."
+    view.start_imported_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    assert "prepare_imported" in engine.calls
+    assert not view.start_imported_button.isVisible() and not view.export_button.isVisible()
+    assert view._card.items[0].summary == "inject 1 beginner fault on 1 device"
+    _sealed_absent(panel)
+
+
+def test_export_with_two_different_passphrases_or_an_unreadable_file_loses_nothing(
+    qtbot: QtBot,
+    practice: tuple[PracticePanel, PracticeStandIn],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view, engine = practice
+    view.start_button.click()
+    qtbot.waitUntil(lambda: view._card is not None)
+    # The real passphrase question asks twice to export; a mismatch writes nothing.
+    answers = iter([("first phrase", True), ("second phrase", True)])
+    monkeypatch.setattr(practice_panel.QInputDialog, "getText", lambda *a, **k: next(answers))
+    view.ask_export_path = lambda: tmp_path / "x"  # type: ignore[method-assign]
+    view.export_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text() == "The two passphrases differ: nothing was exported."
+    assert view._card is not None and "export_package" not in engine.calls
+    assert list(tmp_path.iterdir()) == []
+
+    view._card.items[0].reject.click()
+    view._card.items[0].confirm_reject()
+    qtbot.waitUntil(lambda: view.setup_row.isVisible() and view.import_button.isEnabled())
+    view.ask_import_path = lambda: tmp_path / "missing.gns3exercise"  # type: ignore[method-assign]
+    view.ask_passphrase = lambda confirm: "whatever it is"  # type: ignore[method-assign]
+    view.import_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text().startswith(f"Cannot read {tmp_path / 'missing.gns3exercise'}")
+    assert "import_exercise" not in engine.calls

@@ -250,6 +250,12 @@ class PracticeEngine:
         )
         return await asyncio.to_thread(package.seal, archive, exercise, passphrase)
 
+    async def import_exercise(
+        self, data: bytes, passphrase: str
+    ) -> tuple[Project, ExercisePackage]:
+        """Import a trainer's exercise file as a new project (see `import_package`)."""
+        return await import_package(self._client, self._store, data, passphrase)
+
     async def imported_exercise(self) -> ExerciseRecord | None:
         """The trainer's exercise imported with this project and not started yet (public)."""
         for record in await self._store.list_for_project(self._project_id):

@@ -27,6 +27,7 @@ import zipfile
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gns3_copilot_desktop.core.practice.store import InjectedFault, PracticeError
+from gns3_copilot_desktop.core.sessions.location import PROJECT_SUBDIR
 
 MAGIC = b"GNS3-COPILOT-EXERCISE\n"
 SUFFIX = ".gns3exercise"
@@ -35,7 +36,8 @@ MIN_PASSPHRASE = 8
 _SCRYPT = {"n": 2**15, "r": 8, "p": 1}
 _MAX_HEADER = 4096
 _MAX_EXERCISE = 1_000_000
-# The copilot's files in a project folder (and SQLite's companions): never in a package.
+# The copilot's files in a project folder (its whole PROJECT_SUBDIR folder, and these names with
+# SQLite's companions wherever they are): never in a package.
 _OWN_FILES = ("copilot_checkpoints.db", "copilot_practice.db")
 
 
@@ -121,8 +123,8 @@ def without_copilot_files(archive: bytes) -> bytes:
     out = io.BytesIO()
     with source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for info in source.infolist():
-            base = info.filename.rsplit("/", 1)[-1]
-            if any(base.startswith(name) for name in _OWN_FILES):
+            parts = info.filename.split("/")
+            if PROJECT_SUBDIR in parts[:-1] or parts[-1].startswith(_OWN_FILES):
                 continue
             target.writestr(info, source.read(info))
     return out.getvalue()

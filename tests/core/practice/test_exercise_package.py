@@ -38,6 +38,7 @@ def test_round_trip_and_the_copilot_files_stay_out() -> None:
     archive = _archive(
         "project.gns3", "project-files/vpcs/x/startup.vpc", "copilot_practice.db",
         "copilot_checkpoints.db", "copilot_checkpoints.db-wal", "sub/copilot_practice.db-shm",
+        ".gns3-copilot/copilot_checkpoints.db", ".gns3-copilot/owner.json",
     )  # fmt: skip
     data = seal(archive, _exercise(), PASS)
     exercise, lab = open_sealed(data, PASS)

@@ -27,7 +27,9 @@ PASSPHRASE = "correct horse battery staple"
 
 
 def _plant(folder: Path, secret: str) -> None:
-    (folder / "copilot_practice.db").write_text(secret)
+    (folder / ".gns3-copilot").mkdir()
+    (folder / ".gns3-copilot" / "copilot_practice.db").write_text(secret)
+    (folder / ".gns3-copilot" / "leases.json").write_text(secret)
     (folder / "copilot_checkpoints.db-wal").write_text(secret)
 
 
@@ -73,7 +75,7 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
         opened = await lab.client.open_project(imported.project_id)
         assert opened.path and Path(opened.path) != Path(project.path)
         files = _files(Path(opened.path))
-        assert not [name for name in files if name.startswith("copilot_")]
+        assert not [name for name in files if name.startswith("copilot_") or name == "leases.json"]
         assert all(secret not in text for text in files.values())
 
         student = PracticeEngine(lab.client, imported.project_id, student_store)
