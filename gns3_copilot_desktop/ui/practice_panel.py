@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -46,6 +46,7 @@ from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.sessions_panel import documents_folder
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.core.practice.engine import CheckReport, PracticeEngine, Reveal
@@ -689,11 +690,10 @@ class PracticePanel(QFrame):
 
     def ask_export_path(self) -> Path | None:
         """Where to save the exercise file (the documents folder is proposed)."""
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
         path, _ = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("PracticePanel", "Export the exercise"),
-            str(Path(folder or Path.home()) / f"exercise{SUFFIX}"),
+            str(documents_folder() / f"exercise{SUFFIX}"),
             QCoreApplication.translate("PracticePanel", "GNS3 Copilot exercises (*%1)").replace(
                 "%1", SUFFIX
             ),

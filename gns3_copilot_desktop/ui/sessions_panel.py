@@ -378,7 +378,7 @@ class SessionsPanel(QWidget):
         path, chosen = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("SessionsPanel", "Export session"),
-            str(proposed_export_path(entry.title, _documents_folder())),
+            str(proposed_export_path(entry.title, documents_folder())),
             ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
         )
         if path:
@@ -444,7 +444,7 @@ def _file_name(title: str) -> str:
     return safe or "session"
 
 
-def _documents_folder() -> Path:
+def documents_folder() -> Path:
     """The user's documents folder (the home folder where the platform has none)."""
     folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(folder) if folder else Path.home()
