@@ -94,6 +94,9 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
                 while address.split("/")[0] not in await student_lab.run(name, "show ip"):  # noqa: ASYNC110
                     await asyncio.sleep(0.5)
 
+            while not await student_lab.pings("PC1", ADDRESSES["PC2"]):  # noqa: ASYNC110
+                await asyncio.sleep(0.5)  # the first ping after a start may go before ARP
+
         plan2 = await student.prepare_imported("student-session")
         assert plan2.approval.summary == "inject 1 beginner fault on 1 device"
         assert "PC1" not in plan2.approval.model_dump_json()
