@@ -413,6 +413,44 @@ _PHRASES += [
         ),
     ),
     # Practice: exercises and a trainer's exercise file (core/practice).
+    (r"restore the snapshot '(.+)'", QT_TRANSLATE_NOOP("CoreText", "restore the snapshot '%1'")),
+    (
+        r"inject (\d+) (beginner|intermediate|advanced) fault on (\d+) device",
+        QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 fault on %3 device"),
+    ),
+    (
+        r"inject (\d+) (beginner|intermediate|advanced) faults on (\d+) device",
+        QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 faults on %3 device"),
+    ),
+    (
+        r"inject (\d+) (beginner|intermediate|advanced) fault on (\d+) devices",
+        QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 fault on %3 devices"),
+    ),
+    (
+        r"inject (\d+) (beginner|intermediate|advanced) faults on (\d+) devices",
+        QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 faults on %3 devices"),
+    ),
+    (
+        r"First the running VPCS configurations are saved and the running nodes are stopped for "
+        r"a snapshot of the project \(GNS3 needs a stopped project\), then started again; giving "
+        r"up restores that snapshot\. What is injected stays sealed until the exercise ends\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "First the running VPCS configurations are saved and the running nodes are stopped "
+            "for a snapshot of the project (GNS3 needs a stopped project), then started again; "
+            "giving up restores that snapshot. What is injected stays sealed until the exercise "
+            "ends.",
+        ),
+    ),
+    (
+        r"Everything changed in the project since the exercise started is replaced by the "
+        r"snapshot; the nodes that were running are started again\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "Everything changed in the project since the exercise started is replaced by the "
+            "snapshot; the nodes that were running are started again.",
+        ),
+    ),
     (
         r"Choose a passphrase of at least (\d+) characters\.",
         QT_TRANSLATE_NOOP("CoreText", "Choose a passphrase of at least %1 characters."),
@@ -486,6 +524,9 @@ _PHRASES += [
 # Phrases inside the parts above.
 _INNER: list[tuple[str, str]] = [
     (r"\ball nodes\b", QT_TRANSLATE_NOOP("CoreText", "all nodes")),
+    (r"\bbeginner\b", QT_TRANSLATE_NOOP("CoreText", "beginner")),
+    (r"\bintermediate\b", QT_TRANSLATE_NOOP("CoreText", "intermediate")),
+    (r"\badvanced\b", QT_TRANSLATE_NOOP("CoreText", "advanced")),
     (r"\(\+(\d+) lines\)", QT_TRANSLATE_NOOP("CoreText", "(+%1 lines)")),
     (r"\bnew node\b", QT_TRANSLATE_NOOP("CoreText", "new node")),
     (r" and its 1 link\b", QT_TRANSLATE_NOOP("CoreText", " and its 1 link")),

@@ -646,7 +646,7 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1082,257 +1082,307 @@
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="416" />
+        <source>restore the snapshot '%1'</source>
+        <translation>恢复快照“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
+        <source>inject %1 %2 fault on %3 device</source>
+        <translation>在 %3 台设备上注入 %1 个%2故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <source>inject %1 %2 faults on %3 device</source>
+        <translation>在 %3 台设备上注入 %1 个%2故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <source>inject %1 %2 fault on %3 devices</source>
+        <translation>在 %3 台设备上注入 %1 个%2故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
+        <source>inject %1 %2 faults on %3 devices</source>
+        <translation>在 %3 台设备上注入 %1 个%2故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
+        <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
+        <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
+        <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
+        <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="464" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="474" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="485" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="490" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="482" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="520" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="488" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="527" />
+        <source>beginner</source>
+        <translation>初级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
+        <source>intermediate</source>
+        <translation>中级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
+        <source>advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="530" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="490" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="531" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="533" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="535" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="495" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="496" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="537" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="538" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="498" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="539" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="540" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="541" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="501" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="542" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="505" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="546" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="506" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="547" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="549" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="550" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="551" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="553" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="554" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="555" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="515" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="557" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="558" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="559" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="519" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="561" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="562" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="563" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="565" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="566" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="567" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="569" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1789,268 +1839,268 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="63" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="65" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="73" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="74" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="75" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="87" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="91" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="97" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="101" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="111" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="117" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="122" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="130" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="143" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="145" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="174" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="205" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="210" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="509" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="211" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="220" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="216" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="215" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="239" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="245" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="246" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="249" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="250" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="253" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="288" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="291" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="293" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="294" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="313" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="315" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="316" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="322" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="343" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="338" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="333" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="334" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="394" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="483" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="484" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="522" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="582" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="549" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="550" />
         <source>Approve to start: the lab is saved in a snapshot first.</source>
         <translation>批准后开始：会先为实验保存一个快照。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="559" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="591" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="612" />
         <source>Exported to %1. Give students the file and, separately, the passphrase.</source>
         <translation>已导出到 %1。请把文件交给学生，并另行告知口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="619" />
         <source>Stopping the lab to export it… (it starts again after)</source>
         <translation>正在停止实验以导出…（导出后会重新启动）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="639" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="645" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="653" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="660" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="664" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="667" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="668" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="677" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="683" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="684" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>

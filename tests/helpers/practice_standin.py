@@ -110,8 +110,10 @@ class PracticeStandIn:
             summary=f"inject {count} {difficulty} {faults} on 1 device",
             risk="change",
             destructive=True,
-            consequence="The running nodes are stopped for a snapshot, then started again; "
-            "what is injected stays sealed until the exercise ends.",
+            consequence="First the running VPCS configurations are saved and the running nodes "
+            "are stopped for a snapshot of the project (GNS3 needs a stopped project), then "
+            "started again; giving up restores that snapshot. What is injected stays sealed "
+            "until the exercise ends.",  # the engine's text, so the screenshots show its look
         )
         return ExercisePlan(exercise_id, approval)
 
