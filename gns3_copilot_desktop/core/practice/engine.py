@@ -809,9 +809,12 @@ async def import_package(
                 "Copilot does not have."
             )
     names = {p.name for p in await client.list_projects()}
-    name, n = f"{exercise.project_name} (exercise)", 2
+    # the name is the file's: one line of printable text, no path separators
+    base = "".join(c if c.isprintable() and c not in "/\\" else " " for c in exercise.project_name)
+    base = " ".join(base.split())[:100] or "lab"
+    name, n = f"{base} (exercise)", 2
     while name in names:
-        name, n = f"{exercise.project_name} (exercise {n})", n + 1
+        name, n = f"{base} (exercise {n})", n + 1
     project = await client.import_project(name, archive)
     await store.save(
         ExerciseRecord(

@@ -9,14 +9,16 @@ import json
 import struct
 import time
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gns3_copilot_desktop.core.gns3.models import Project
 from gns3_copilot_desktop.core.practice import package
 from gns3_copilot_desktop.core.practice.engine import import_package
 from gns3_copilot_desktop.core.practice.package import ExercisePackage, open_sealed, seal
-from gns3_copilot_desktop.core.practice.store import InjectedFault, PracticeError
+from gns3_copilot_desktop.core.practice.store import ExerciseStore, InjectedFault, PracticeError
 
 PASS = "a long enough passphrase"
 
@@ -105,3 +107,33 @@ async def test_a_file_naming_a_fault_the_app_lacks_is_refused_before_any_import(
 def test_a_short_passphrase_is_refused() -> None:
     with pytest.raises(PracticeError, match="at least 8"):
         seal(_archive("a"), _exercise(), "1234567")
+
+
+class _RecordingServer:
+    """Stand-in for the two GNS3 calls of an import (the live test uses the real server): it
+    records the project name the app asks for."""
+
+    def __init__(self, existing: list[str]) -> None:
+        self.existing = existing
+        self.asked: list[str] = []
+
+    async def list_projects(self) -> list[Project]:
+        return [Project(project_id=f"p{i}", name=n) for i, n in enumerate(self.existing)]
+
+    async def import_project(self, name: str, archive: bytes) -> Project:
+        self.asked.append(name)
+        return Project(project_id="new", name=name)
+
+
+@pytest.mark.asyncio
+async def test_the_files_lab_name_becomes_one_printable_line_beside_existing_projects(
+    tmp_path: Path,
+) -> None:
+    hostile = _exercise().model_copy(update={"project_name": "../../etc\n<b>lab</b>\x1b[2J\\x"})
+    server = _RecordingServer([".. .. etc <b>lab< b> [2J x (exercise)"])
+    store = ExerciseStore(tmp_path / "practice.db")
+    project, _ = await import_package(server, store, seal(_archive("a"), hostile, PASS), PASS)  # type: ignore[arg-type]
+    assert server.asked == [".. .. etc <b>lab< b> [2J x (exercise 2)"]
+    assert project.name == server.asked[0]
+    [waiting] = await store.list_for_project("new")
+    assert waiting.imported and waiting.session_id == "" and waiting.status == "planned"
