@@ -142,10 +142,11 @@ class PracticeSource(Protocol):
         ...
 
 
-async def practice_engine(backend: object) -> PracticeEngine | None:
-    """The backend's practice engine of its current project, or None when it has none."""
+async def practice_engine(backend: object, project_id: str | None = None) -> PracticeEngine | None:
+    """The backend's practice engine of a project (default: its current one), or None when it
+    has none."""
     practice = getattr(backend, "practice", None)
     if practice is None:
         return None
-    engine: PracticeEngine | None = await practice()
+    engine: PracticeEngine | None = await practice(project_id)
     return engine

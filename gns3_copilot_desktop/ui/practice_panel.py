@@ -640,7 +640,16 @@ class PracticePanel(QFrame):
                     .replace("%1", str(path))
                     .replace("%2", exc.strerror or str(exc))
                 ) from exc
-            project, _ = await self.engine.import_exercise(data, passphrase)
+            project, exercise = await self.engine.import_exercise(data, passphrase)
+            # kept beside the new project's own conversations, where its sessions will look
+            target = await practice_engine(self._backend, project.project_id)
+            if target is None:
+                raise PracticeError(
+                    QCoreApplication.translate(
+                        "PracticePanel", "Exercises run only with the local agent."
+                    )
+                )
+            await target.keep_imported(exercise)
             self._say(
                 QCoreApplication.translate(
                     "PracticePanel",

@@ -2070,123 +2070,128 @@
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="648" />
+        <source>Exercises run only with the local agent.</source>
+        <translation>练习只能在本地代理下运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="654" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="662" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="673" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="668" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="677" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="686" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="684" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="693" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="704" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="709" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="718" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="706" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="716" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="740" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="749" />
         <source>Exercise started: find what is broken and fix it.</source>
         <translation>练习已开始：找出故障并修复它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="758" />
         <source>Taking a snapshot… injecting…</source>
         <translation>正在创建快照…正在注入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="768" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="777" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="789" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="798" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="794" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="803" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="821" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="830" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="826" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="835" />
         <source>Restore the lab as it was before the exercise?</source>
         <translation>将实验恢复到练习开始前的状态吗？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="847" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="846" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="855" />
         <source>The lab is back as it was before the exercise.</source>
         <translation>实验已恢复到练习开始前的状态。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="852" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="861" />
         <source>Restoring the snapshot…</source>
         <translation>正在恢复快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="887" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="899" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="908" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="916" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="925" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="930" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="939" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>

@@ -110,6 +110,7 @@ class ScriptedBackend:
         self.created_modes: list[str] = []
         self.practice_engine: Any = None
         """What `practice` answers: a real `PracticeEngine` on a live lab, a stand-in, or None."""
+        self.practice_projects: list[str | None] = []
 
     # --- scripting --------------------------------------------------------------------------
 
@@ -225,8 +226,10 @@ class ScriptedBackend:
         return hits
 
     async def practice(self, project_id: str | None = None) -> Any:
-        """The practice engine the test gave (`practice_engine`)."""
+        """The practice engine the test gave (`practice_engine`), for any project (the ids asked
+        for are kept in `practice_projects`)."""
         await asyncio.sleep(0)
+        self.practice_projects.append(project_id)
         return self.practice_engine
 
     async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:

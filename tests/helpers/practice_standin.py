@@ -136,8 +136,11 @@ class PracticeStandIn:
     async def import_exercise(self, data: bytes, passphrase: str) -> tuple[Project, object]:
         self._called("import_exercise")
         exercise, _ = package.open_sealed(data, passphrase)
-        self.waiting = exercise
         return Project(project_id="p2", name=f"{exercise.project_name} (exercise)"), exercise
+
+    async def keep_imported(self, exercise: ExercisePackage) -> None:
+        self._called("keep_imported")
+        self.waiting = exercise
 
     async def imported_exercise(self) -> ExerciseRecord | None:
         self._called("imported_exercise")

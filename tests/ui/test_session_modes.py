@@ -199,6 +199,7 @@ def test_rejecting_injects_nothing_and_give_up_offers_the_restore(
 def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     qtbot: QtBot,
     panel: ChatPanel,
+    backend: ScriptedBackend,
     practice: tuple[PracticePanel, PracticeStandIn],
     tmp_path: Path,
 ) -> None:
@@ -240,6 +241,8 @@ def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     view.import_button.click()
     qtbot.waitUntil(lambda: "was imported as the project" in view.status_label.text())
     assert "“campus lab (exercise)”" in view.status_label.text()
+    assert engine.calls[-2:] == ["import_exercise", "keep_imported"]
+    assert backend.practice_projects[-1] == "p2"  # kept by the new project's engine
     assert view.error_label.isHidden()
 
     # In that project's Practice session the waiting exercise starts with a sealed card.

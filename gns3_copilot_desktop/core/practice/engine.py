@@ -253,8 +253,26 @@ class PracticeEngine:
     async def import_exercise(
         self, data: bytes, passphrase: str
     ) -> tuple[Project, ExercisePackage]:
-        """Import a trainer's exercise file as a new project (see `import_package`)."""
-        return await import_package(self._client, self._store, data, passphrase)
+        """Import a trainer's exercise file as a new project (see `import_package`); the new
+        project's engine then keeps the exercise (`keep_imported`)."""
+        return await import_package(self._client, data, passphrase)
+
+    async def keep_imported(self, exercise: ExercisePackage) -> ExerciseRecord:
+        """Keep an imported exercise for this (the imported) project, sealed, without a session:
+        a Practice session here starts it (`prepare_imported`). Returns the public record."""
+        record = ExerciseRecord(
+            exercise_id=uuid.uuid4().hex,
+            project_id=self._project_id,
+            session_id="",
+            difficulty=exercise.difficulty,
+            topic=exercise.topic,
+            fault_count=len(exercise.faults),
+            created_at=now(),
+            sealed=exercise.faults,
+            imported=True,
+        )
+        await self._store.save(record)
+        return record.public()
 
     async def imported_exercise(self) -> ExerciseRecord | None:
         """The trainer's exercise imported with this project and not started yet (public)."""
@@ -793,10 +811,11 @@ def _score(record: ExerciseRecord) -> int:
 
 
 async def import_package(
-    client: Gns3Client, store: ExerciseStore, data: bytes, passphrase: str
+    client: Gns3Client, data: bytes, passphrase: str
 ) -> tuple[Project, ExercisePackage]:
-    """Open a trainer's exercise file, import its lab as a new GNS3 project and keep its sealed
-    faults for that project: a Practice session there starts it (`prepare_imported`)."""
+    """Open a trainer's exercise file and import its lab as a new GNS3 project. The new
+    project's engine keeps the sealed faults (`PracticeEngine.keep_imported`): each project's
+    exercises live beside its own conversations."""
     exercise, archive = await asyncio.to_thread(package.open_sealed, data, passphrase)
     if exercise.difficulty not in DIFFICULTIES:
         raise PracticeError("This exercise file names an unknown level.")
@@ -816,17 +835,4 @@ async def import_package(
     while name in names:
         name, n = f"{base} (exercise {n})", n + 1
     project = await client.import_project(name, archive)
-    await store.save(
-        ExerciseRecord(
-            exercise_id=uuid.uuid4().hex,
-            project_id=project.project_id,
-            session_id="",
-            difficulty=exercise.difficulty,
-            topic=exercise.topic,
-            fault_count=len(exercise.faults),
-            created_at=now(),
-            sealed=exercise.faults,
-            imported=True,
-        )
-    )
     return project, exercise

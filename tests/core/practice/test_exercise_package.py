@@ -16,7 +16,7 @@ import pytest
 
 from gns3_copilot_desktop.core.gns3.models import Project
 from gns3_copilot_desktop.core.practice import package
-from gns3_copilot_desktop.core.practice.engine import import_package
+from gns3_copilot_desktop.core.practice.engine import PracticeEngine, import_package
 from gns3_copilot_desktop.core.practice.package import ExercisePackage, open_sealed, seal
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, InjectedFault, PracticeError
 
@@ -98,10 +98,10 @@ async def test_a_file_naming_a_fault_the_app_lacks_is_refused_before_any_import(
     for exercise in (_exercise("rm-rf-everything"), _exercise("vpcs-wrong-address", "ios")):
         data = seal(_archive("a"), exercise, PASS)
         with pytest.raises(PracticeError, match="does not have"):
-            await import_package(None, None, data, PASS)  # type: ignore[arg-type]
+            await import_package(None, data, PASS)  # type: ignore[arg-type]
     bad_level = _exercise().model_copy(update={"difficulty": "expert"})
     with pytest.raises(PracticeError, match="unknown level"):
-        await import_package(None, None, seal(_archive("a"), bad_level, PASS), PASS)  # type: ignore[arg-type]
+        await import_package(None, seal(_archive("a"), bad_level, PASS), PASS)  # type: ignore[arg-type]
 
 
 def test_a_short_passphrase_is_refused() -> None:
@@ -112,6 +112,8 @@ def test_a_short_passphrase_is_refused() -> None:
 class _RecordingServer:
     """Stand-in for the two GNS3 calls of an import (the live test uses the real server): it
     records the project name the app asks for."""
+
+    base_url = "http://127.0.0.1:9"  # never called: keep_imported only writes the store
 
     def __init__(self, existing: list[str]) -> None:
         self.existing = existing
@@ -131,9 +133,12 @@ async def test_the_files_lab_name_becomes_one_printable_line_beside_existing_pro
 ) -> None:
     hostile = _exercise().model_copy(update={"project_name": "../../etc\n<b>lab</b>\x1b[2J\\x"})
     server = _RecordingServer([".. .. etc <b>lab< b> [2J x (exercise)"])
-    store = ExerciseStore(tmp_path / "practice.db")
-    project, _ = await import_package(server, store, seal(_archive("a"), hostile, PASS), PASS)  # type: ignore[arg-type]
+    project, exercise = await import_package(server, seal(_archive("a"), hostile, PASS), PASS)  # type: ignore[arg-type]
     assert server.asked == [".. .. etc <b>lab< b> [2J x (exercise 2)"]
     assert project.name == server.asked[0]
-    [waiting] = await store.list_for_project("new")
-    assert waiting.imported and waiting.session_id == "" and waiting.status == "planned"
+    # The new project's engine keeps it sealed, without a session, in that project's store.
+    store = ExerciseStore(tmp_path / "practice.db")
+    public = await PracticeEngine(server, "new", store).keep_imported(exercise)  # type: ignore[arg-type]
+    assert public.sealed == [] and public.imported and public.session_id == ""
+    [kept] = await store.list_for_project("new")
+    assert kept.status == "planned" and [f.fault_id for f in kept.sealed] == ["vpcs-wrong-address"]

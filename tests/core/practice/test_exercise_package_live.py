@@ -59,15 +59,15 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
     student_store = ExerciseStore(tmp_path / "student" / "practice.db")
     (tmp_path / "student").mkdir()
     with pytest.raises(PracticeError, match="passphrase is wrong"):
-        await import_package(lab.client, student_store, data, "not the passphrase")
+        await import_package(lab.client, data, "not the passphrase")
     changed = bytearray(data)
     changed[-20] ^= 1
     with pytest.raises(PracticeError, match="passphrase is wrong, or the file was changed"):
-        await import_package(lab.client, student_store, bytes(changed), PASSPHRASE)
+        await import_package(lab.client, bytes(changed), PASSPHRASE)
     before = {p.project_id for p in await lab.client.list_projects()}
     assert len(before) == len({p.name for p in await lab.client.list_projects()})
 
-    imported, exercise = await import_package(lab.client, student_store, data, PASSPHRASE)
+    imported, exercise = await import_package(lab.client, data, PASSPHRASE)
     try:
         assert imported.project_id not in before
         assert imported.name == f"{project.name} (exercise)"
@@ -79,6 +79,8 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
         assert all(secret not in text for text in files.values())
 
         student = PracticeEngine(lab.client, imported.project_id, student_store)
+        assert await student.imported_exercise() is None
+        await student.keep_imported(exercise)
         waiting = await student.imported_exercise()
         assert waiting is not None and waiting.sealed == []  # public: the answer stays sealed
         # The lab must work before it is broken: the imported nodes are stopped.
