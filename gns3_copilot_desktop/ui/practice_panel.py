@@ -190,6 +190,7 @@ class PracticePanel(QFrame):
         self._timer.setInterval(1000)
         self._timer.timeout.connect(self._tick)
         self._show_idle()
+        self._set_enabled(False)  # until `set_session` found the project's engine
 
     # --- layout -----------------------------------------------------------------------------
 
