@@ -229,10 +229,7 @@ class PracticeEngine:
     async def export_package(self, exercise_id: str, passphrase: str) -> bytes:
         """A prepared (not yet injected) exercise and the lab as it is now, as one file sealed
         with ``passphrase`` for students (see `package`)."""
-        if len(passphrase) < package.MIN_PASSPHRASE:
-            raise PracticeError(
-                f"Choose a passphrase of at least {package.MIN_PASSPHRASE} characters."
-            )
+        package.check_passphrase(passphrase)  # before the lab is stopped for the export
         record = await self._expect(exercise_id, "planned")
         project = await self._client.get_project(self._project_id)
         # GNS3 exports only a stopped project: keep what runs, stop, export, start again.

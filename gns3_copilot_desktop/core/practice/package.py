@@ -52,12 +52,17 @@ class ExercisePackage(BaseModel):
     faults: list[InjectedFault] = Field(min_length=1, max_length=3)
 
 
+def check_passphrase(passphrase: str) -> None:
+    """`PracticeError` for a passphrase too short to protect the answers."""
+    if len(passphrase) < MIN_PASSPHRASE:
+        raise PracticeError(f"Choose a passphrase of at least {MIN_PASSPHRASE} characters.")
+
+
 def seal(project_archive: bytes, exercise: ExercisePackage, passphrase: str) -> bytes:
     """The encrypted file for ``exercise`` and its lab (a GNS3 portable project archive)."""
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-    if len(passphrase) < MIN_PASSPHRASE:
-        raise PracticeError(f"Choose a passphrase of at least {MIN_PASSPHRASE} characters.")
+    check_passphrase(passphrase)
     salt, nonce = os.urandom(16), os.urandom(12)
     header = json.dumps(
         {
