@@ -18,6 +18,7 @@ from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from tests.helpers.agent import ServiceFactory, collect, types_of
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
@@ -97,6 +98,20 @@ class Copilot:
                     assert lines[-1].startswith("<<<END TOOL RESULT "), lines[-1]
                     return "\n".join(lines[1:-1])
         raise AssertionError(f"the model never saw a result for {call_id}")
+
+
+async def nodes_by_name(cp: Copilot) -> dict[str, Node]:
+    """The project's nodes by name."""
+    return {n.name: n for n in await cp.client.list_nodes(cp.project_id)}
+
+
+async def link_ends(cp: Copilot) -> set[frozenset[tuple[str, int, int]]]:
+    """Each link of the project as a set of (node name, adapter, port)."""
+    names = {n.node_id: n.name for n in await cp.client.list_nodes(cp.project_id)}
+    return {
+        frozenset((names[e.node_id], e.adapter_number, e.port_number) for e in lk.nodes)
+        for lk in await cp.client.list_links(cp.project_id)
+    }
 
 
 def only_approval(chunks: list[ChatChunk]) -> ApprovalRequest:

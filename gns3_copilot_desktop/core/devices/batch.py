@@ -88,11 +88,16 @@ CONFIG_READ = {
     DeviceKind.VPCS: "show ip",
 }
 """The read that shows a family's running configuration (Linux shells have none)."""
+CONFIG_READ_MAX_CHARS = 256_000
+"""A configuration read is kept whole up to this (the diff and the restore need all of it;
+what the model reads is cut separately)."""
 
 
 async def _read_config(console: DeviceConsole) -> CommandResult | None:
     command = CONFIG_READ.get(console.kind)
-    return await console.run_command(command) if command else None
+    if not command:
+        return None
+    return await console.run_command(command, max_chars=CONFIG_READ_MAX_CHARS)
 
 
 async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:

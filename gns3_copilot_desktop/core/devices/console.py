@@ -304,13 +304,20 @@ class DeviceConsole:
     # --- commands -------------------------------------------------------------------------
 
     async def run_command(
-        self, command: str, *, command_timeout: float | None = None
+        self, command: str, *, command_timeout: float | None = None, max_chars: int | None = None
     ) -> CommandResult:
-        """Run one command (after the refusal check) and return its output."""
-        return (await self.run_commands([command], command_timeout=command_timeout))[0]
+        """Run one command (after the refusal check) and return its output (cut to
+        ``max_chars``, by default the options' ``max_output_chars``)."""
+        return (
+            await self.run_commands([command], command_timeout=command_timeout, max_chars=max_chars)
+        )[0]
 
     async def run_commands(
-        self, commands: Sequence[str], *, command_timeout: float | None = None
+        self,
+        commands: Sequence[str],
+        *,
+        command_timeout: float | None = None,
+        max_chars: int | None = None,
     ) -> list[CommandResult]:
         """Run `commands` in order; refuse all of them if one is destructive.
 
@@ -324,7 +331,7 @@ class DeviceConsole:
             results: list[CommandResult] = []
             for command in commands:
                 try:
-                    results.append(await self._command(command, command_timeout))
+                    results.append(await self._command(command, command_timeout, max_chars))
                 except DeviceTimeoutError as exc:
                     exc.completed = results
                     raise
@@ -417,7 +424,9 @@ class DeviceConsole:
         if required and self._mode() is PromptMode.USER:
             raise DeviceError(f"{self.target.name} refused 'enable': check the enable secret.")
 
-    async def _command(self, command: str, command_timeout: float | None) -> CommandResult:
+    async def _command(
+        self, command: str, command_timeout: float | None, max_chars: int | None = None
+    ) -> CommandResult:
         started = time.monotonic()
         limit = command_timeout if command_timeout is not None else self._options.command_timeout
         self._send(command)
@@ -425,7 +434,7 @@ class DeviceConsole:
         assert event.prompt is not None
         self._prompt = event.prompt
         output = _output_of(screen_text(event.raw), command)
-        cut = truncate_output(output, self._options.max_output_chars)
+        cut = truncate_output(output, max_chars or self._options.max_output_chars)
         elapsed = time.monotonic() - started
         return CommandResult(
             self.target.name, command, cut.text, cut.truncated, event.prompt.text, elapsed

@@ -21,7 +21,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from gns3_copilot_desktop.core.errors import Gns3Error, Gns3ProtocolError
+from gns3_copilot_desktop.core.errors import Gns3Error, Gns3NotFoundError, Gns3ProtocolError
 from gns3_copilot_desktop.core.gns3 import _errors, notifications
 from gns3_copilot_desktop.core.gns3.models import (
     AuthToken,
@@ -383,6 +383,41 @@ class Gns3Client:
         if response.is_error:
             raise _errors.status_error(self.base_url, response)
         return _parse(Project, response.json(), self.base_url)
+
+    async def read_node_file(
+        self, project_id: str, node_id: str, path: str, *, max_bytes: int = 256_000
+    ) -> str | None:
+        """A small text file of a node's folder (e.g. a VPCS's ``startup.vpc``), or None when the
+        node has none (or it is larger than ``max_bytes`` or not UTF-8 text)."""
+        received = bytearray()
+        segments = "/".join(_q(part) for part in path.split("/"))
+        try:
+            await self._stream_into(
+                f"/projects/{_q(project_id)}/nodes/{_q(node_id)}/files/{segments}",
+                received,
+                max_bytes + 1,
+            )
+        except Gns3NotFoundError:
+            return None
+        if len(received) > max_bytes:
+            return None
+        try:
+            return received.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    async def write_node_file(self, project_id: str, node_id: str, path: str, text: str) -> None:
+        """Write a text file into a node's folder."""
+        segments = "/".join(_q(part) for part in path.split("/"))
+        url = f"/projects/{_q(project_id)}/nodes/{_q(node_id)}/files/{segments}"
+        try:
+            response = await self._http.post(
+                url, content=text.encode("utf-8"), headers=self._headers(True)
+            )
+        except httpx.HTTPError as exc:
+            raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
+        if response.is_error:
+            raise _errors.status_error(self.base_url, response)
 
     async def list_snapshots(self, project_id: str) -> list[Snapshot]:
         """Every snapshot of a project, oldest first."""

@@ -30,8 +30,18 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
     resolve_nodes,
     resolve_template,
 )
+from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.undo.record import (
+    RemoveNode,
+    RestoreFields,
+    RestoreLink,
+    RestoreNode,
+    SavedLink,
+    SavedNode,
+    with_undo,
+)
 
 # --- create nodes -----------------------------------------------------------------------------
 
@@ -103,7 +113,7 @@ class CreateNodesTool(AgentTool[CreateNodesArgs]):
                     [n.name for n in created],
                     new.name or template.name,
                     exc,
-                    {"created": [node_card(n) for n in created]},
+                    _created(created),
                 )
             created.append(node)
         lines = [
@@ -113,8 +123,13 @@ class CreateNodesTool(AgentTool[CreateNodesArgs]):
         ]
         return ToolResult(
             text=f"Created {len(created)} node(s):\n" + "\n".join(lines),
-            structured={"created": [node_card(n) for n in created]},
+            structured=_created(created),
         )
+
+
+def _created(created: list[Node]) -> dict[str, Any]:
+    steps = [RemoveNode(node_id=n.node_id, name=n.name) for n in created]
+    return with_undo({"created": [node_card(n) for n in created]}, "create_nodes", steps)
 
 
 async def _create_one(ctx: RunContext, template_id: str, x: int, y: int, name: str | None) -> Node:
@@ -200,11 +215,7 @@ class UpdateNodesTool(AgentTool[UpdateNodesArgs]):
                 updated.append(await ctx.client.update_node(ctx.project_id, node.node_id, **fields))
             except CopilotError as exc:
                 return partial_failure(
-                    "update",
-                    [n.name for n in updated],
-                    node.name,
-                    exc,
-                    {"updated": [node_card(n) for n in updated]},
+                    "update", [n.name for n in updated], node.name, exc, _updated(targets, updated)
                 )
         lines = [
             f"- {before.name} -> {after.name} at ({after.x}, {after.y})"
@@ -212,8 +223,22 @@ class UpdateNodesTool(AgentTool[UpdateNodesArgs]):
         ]
         return ToolResult(
             text=f"Updated {len(updated)} node(s):\n" + "\n".join(lines),
-            structured={"updated": [node_card(n) for n in updated]},
+            structured=_updated(targets, updated),
         )
+
+
+def _updated(targets: list[Node], updated: list[Node]) -> dict[str, Any]:
+    steps = [
+        RestoreFields(
+            node_id=after.node_id,
+            name=after.name,
+            old_name=before.name if before.name != after.name else None,
+            x=before.x if (before.x, before.y) != (after.x, after.y) else None,
+            y=before.y if (before.x, before.y) != (after.x, after.y) else None,
+        )
+        for before, after in zip(targets, updated, strict=False)
+    ]
+    return with_undo({"updated": [node_card(n) for n in updated]}, "update_nodes", steps)
 
 
 def _coord(value: int | None) -> str:
@@ -267,17 +292,81 @@ class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
             return error_result(exc)
         ids = {n.node_id for n in targets}
         gone_links = [lk for lk in topology.links if any(e.node_id in ids for e in lk.nodes)]
-        deleted: list[str] = []
+        by_id = {n.node_id: n for n in topology.nodes}
+        saved, not_kept = await _save_nodes(ctx, targets)
+        deleted: list[Node] = []
         for node in targets:
             try:
                 await ctx.client.delete_node(ctx.project_id, node.node_id)
             except CopilotError as exc:
-                return partial_failure("delete", deleted, node.name, exc, {"deleted": deleted})
-            deleted.append(node.name)
+                return partial_failure(
+                    "delete",
+                    [n.name for n in deleted],
+                    node.name,
+                    exc,
+                    _deleted(deleted, saved, gone_links, by_id),
+                )
+            deleted.append(node)
+        kept = f" Not kept for Undo: {'; '.join(not_kept)}." if not_kept else ""
         return ToolResult(
-            text=f"Deleted {join_names(deleted)} and {len(gone_links)} link(s) attached to them.",
-            structured={"deleted": deleted, "links_removed": len(gone_links)},
+            text=f"Deleted {join_names([n.name for n in deleted])} and {len(gone_links)} "
+            f"link(s) attached to them.{kept}",
+            structured=_deleted(deleted, saved, gone_links, by_id),
         )
+
+
+NODE_FILES = {"vpcs": ("startup.vpc",)}
+"""The small text files that hold a node type's saved configuration, kept for Undo."""
+
+
+async def _save_nodes(ctx: RunContext, nodes: list[Node]) -> tuple[dict[str, SavedNode], list[str]]:
+    """Each node as the server describes it, with its configuration files. A running VPCS is
+    told to ``save`` first, so what it runs now is what Undo brings back."""
+    not_kept: list[str] = []
+    running = [n for n in nodes if n.node_type == "vpcs" and n.status == "started"]
+    if running:
+        url = ctx.server_url or ctx.client.base_url
+        jobs = []
+        for node in running:
+            try:
+                jobs.append(DeviceJob(target_for_node(node, url), ("save",)))
+            except CopilotError as exc:
+                not_kept.append(f"{node.name}'s running configuration ({exc.user_message})")
+        for outcome in await run_on_devices(jobs):
+            if outcome.error:
+                not_kept.append(f"{outcome.device}'s running configuration ({outcome.error})")
+    saved: dict[str, SavedNode] = {}
+    for node in nodes:
+        files: dict[str, str] = {}
+        for path in NODE_FILES.get(node.node_type, ()):
+            try:
+                text = await ctx.client.read_node_file(ctx.project_id, node.node_id, path)
+            except CopilotError as exc:
+                not_kept.append(f"{node.name}'s {path} ({exc.user_message})")
+                continue
+            if text is not None:
+                files[path] = text
+        saved[node.node_id] = SavedNode.from_node(node, files)
+    return saved, not_kept
+
+
+def _deleted(
+    deleted: list[Node],
+    saved: dict[str, SavedNode],
+    links: list[Any],
+    by_id: dict[str, Node],
+) -> dict[str, Any]:
+    gone = {n.node_id for n in deleted}
+    steps: list[Any] = [RestoreNode(node=saved[n.node_id]) for n in deleted]
+    for link in links:
+        if any(e.node_id in gone for e in link.nodes):
+            kept = SavedLink.from_link(link, by_id)
+            if kept is not None:
+                steps.append(RestoreLink(link=kept))
+    count = len(steps) - len(deleted)
+    return with_undo(
+        {"deleted": [n.name for n in deleted], "links_removed": count}, "delete_nodes", steps
+    )
 
 
 def node_change_tools() -> list[AgentTool[Any]]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import Field, field_validator
 
-from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, Consequence, ToolResult
 from gns3_copilot_desktop.core.agent.tools.command_risk import (
@@ -32,9 +32,9 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     StrictArgs,
     error_result,
     join_names,
-    project_topology,
 )
 from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
+from gns3_copilot_desktop.core.agent.topology import fetch_topology
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
     ConsoleTarget,
@@ -47,8 +47,11 @@ from gns3_copilot_desktop.core.devices import (
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
+from gns3_copilot_desktop.core.undo.config import RestoreLines, restore_lines
+from gns3_copilot_desktop.core.undo.record import RestoreConfig, with_undo
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.gns3.client import Gns3Client
     from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
     from gns3_copilot_desktop.core.settings import ConsoleLogin
 
@@ -72,6 +75,30 @@ class DeviceAccess:
     options: ConsoleOptions = field(default_factory=ConsoleOptions)
     target_for: Callable[[Node, str], ConsoleTarget] = target_for_node
     """Where a node's console is, given the node and the server URL (`target_for_node`)."""
+
+
+class ConsoleContext(Protocol):
+    """What talking to the project's consoles needs of a run (a `RunContext` has it)."""
+
+    @property
+    def client(self) -> Gns3Client: ...
+    @property
+    def project_id(self) -> str: ...
+    @property
+    def server_url(self) -> str: ...
+    @property
+    def limits(self) -> AgentLimits: ...
+
+
+@dataclass(frozen=True)
+class DirectConsoleContext:
+    """A `ConsoleContext` outside a run: what the user does from a card (restore a
+    configuration they approved), with the same console rules as the agent's pushes."""
+
+    client: Gns3Client
+    project_id: str
+    server_url: str = ""
+    limits: AgentLimits = field(default_factory=AgentLimits)
 
 
 class DeviceRunArgsBase(StrictArgs):
@@ -162,20 +189,22 @@ class _DeviceTool:
         snapshot: bool = False,
     ) -> ToolResult:
         try:
-            outcomes = await self._outcomes(ctx, args, wanted, snapshot=snapshot)
+            found = await self._outcomes(ctx, args, wanted, snapshot=snapshot)
         except CopilotError as exc:
             return error_result(exc)
-        return _result(outcomes)
+        return _result(found)
 
     async def _outcomes(
         self,
-        ctx: RunContext,
+        ctx: ConsoleContext,
         args: DeviceRunArgsBase,
         wanted: Sequence[tuple[str, tuple[str, ...], tuple[str, ...]]],
         *,
         snapshot: bool = False,
-    ) -> list[DeviceOutcome]:
-        nodes = resolve_nodes((await project_topology(ctx)).nodes, [w[0] for w in wanted])
+    ) -> list[tuple[Node, DeviceOutcome]]:
+        """Each wanted node with what happened on it, in the order asked."""
+        topology = await fetch_topology(ctx.client, ctx.project_id)
+        nodes = resolve_nodes(topology.nodes, [w[0] for w in wanted])
         total = sum(len(c) + len(lines) for _, c, lines in wanted) or 1
         options = replace(
             self.access.options,
@@ -195,10 +224,10 @@ class _DeviceTool:
             jobs.append(DeviceJob(target, commands, lines, creds, snapshot_config=snapshot))
         progress.report(f"talking to {join_names([j.target.name for j in jobs])}")
         outcomes = {o.device: o for o in await run_on_devices(jobs, options)}
-        return [early.get(n.name) or outcomes[n.name] for n in nodes]
+        return [(n, early.get(n.name) or outcomes[n.name]) for n in nodes]
 
     async def _credentials(
-        self, ctx: RunContext, node: Node, name: str | None
+        self, ctx: ConsoleContext, node: Node, name: str | None
     ) -> DeviceCredentials | None:
         store = self.access.secret_store
         if store is None:
@@ -217,7 +246,7 @@ class _DeviceTool:
         return DeviceCredentials(saved.username, saved.password, saved.enable_secret or None)
 
     async def _saved_login(
-        self, ctx: RunContext, node: Node, store: SecretStore
+        self, ctx: ConsoleContext, node: Node, store: SecretStore
     ) -> DeviceCredential | None:
         """The settings' console login for this node: by its name, else by its template."""
         logins = list(self.access.console_logins())
@@ -326,18 +355,45 @@ def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
     return card
 
 
-def _result(outcomes: list[DeviceOutcome]) -> ToolResult:
+def _result(found: list[tuple[Node, DeviceOutcome]]) -> ToolResult:
+    outcomes = [o for _, o in found]
     truncated = any(r.truncated for o in outcomes for r in o.results) or any(
         o.config is not None and o.config.truncated for o in outcomes
     )
     failed = [o.device for o in outcomes if not o.ok]
     rejected = any(o.config is not None and not o.config.ok for o in outcomes)
+    structured = {"devices": [_outcome_card(o) for o in outcomes], "failed": failed}
     return ToolResult(
         text="\n\n".join(_outcome_text(o) for o in outcomes),
-        structured={"devices": [_outcome_card(o) for o in outcomes], "failed": failed},
+        structured=with_undo(structured, "configure_devices", _restore_steps(found)),
         truncated=truncated,
         is_error=bool(failed) or rejected,
     )
+
+
+def _restore_steps(found: list[tuple[Node, DeviceOutcome]]) -> list[RestoreConfig]:
+    """For each device whose running configuration was read before and after a push that
+    changed it: the lines that put it back."""
+    steps = []
+    for node, outcome in found:
+        before, after = outcome.config_before, outcome.config_after
+        if before is None or after is None or before.output == after.output:
+            continue
+        if before.truncated or after.truncated:
+            back = RestoreLines(left_out=["the configuration was too long to read whole"])
+        else:
+            back = restore_lines(before.command, before.output, after.output)
+        if back.lines or back.left_out:
+            steps.append(
+                RestoreConfig(
+                    node_id=node.node_id,
+                    name=node.name,
+                    read_command=before.command,
+                    lines=back.lines,
+                    left_out=back.left_out,
+                )
+            )
+    return steps
 
 
 class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
@@ -401,10 +457,10 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
         """Each device's lines against its running configuration, read over the console before
         the user decides (a read); devices whose configuration cannot be read are named."""
         wanted = [(d.node, (), ()) for d in args.devices]
-        outcomes = await self._outcomes(ctx, args, wanted, snapshot=True)
+        found = await self._outcomes(ctx, args, wanted, snapshot=True)
         parts: list[str] = []
         blocks: list[str] = []
-        for device, outcome in zip(args.devices, outcomes, strict=True):
+        for device, (_, outcome) in zip(args.devices, found, strict=True):
             running = outcome.config_before
             if running is None:
                 why = outcome.error or "no command shows its running configuration"
@@ -420,6 +476,17 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
         after so the result says what changed."""
         wanted = [(d.node, (), tuple(d.lines)) for d in args.devices]
         return await self._run_jobs(ctx, args, wanted, snapshot=True)
+
+    async def push_lines(
+        self, ctx: ConsoleContext, node: Node, lines: Sequence[str]
+    ) -> DeviceOutcome:
+        """Push ``lines`` to ``node`` outside a run (a restore the user approved on a card),
+        through the same console rules: the command gate, refused patterns, saved logins.
+        Lines with control characters are refused before anything is sent."""
+        config = DeviceConfig(node=node.name, lines=list(lines))
+        args = ConfigureDevicesArgs(devices=[config])
+        found = await self._outcomes(ctx, args, [(node.name, (), tuple(config.lines))])
+        return found[0][1]
 
 
 def device_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:

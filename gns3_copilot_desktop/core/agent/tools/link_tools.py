@@ -33,6 +33,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 )
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
+from gns3_copilot_desktop.core.undo.record import RemoveLink, RestoreLink, SavedLink, with_undo
 
 # --- create links -----------------------------------------------------------------------------
 
@@ -90,16 +91,19 @@ class CreateLinksTool(AgentTool[CreateLinksArgs]):
             except CopilotError as exc:
                 label = f"{a.name} {pa.name} <-> {b.name} {pb.name}"
                 done = [link_label(lk, by_id) for lk in made]
-                return partial_failure("create link", done, label, exc, {"created": done})
+                return partial_failure("create link", done, label, exc, _made(made, by_id))
         labels = [link_label(lk, by_id) for lk in made]
         return ToolResult(
             text=f"Created {len(made)} link(s):\n" + "\n".join(f"- {x}" for x in labels),
-            structured={
-                "created": [
-                    {"link_id": lk.link_id, "label": x} for lk, x in zip(made, labels, strict=True)
-                ]
-            },
+            structured=_made(made, by_id),
         )
+
+
+def _made(made: list[Link], by_id: dict[str, Node]) -> dict[str, Any]:
+    labels = [link_label(lk, by_id) for lk in made]
+    steps = [RemoveLink(link_id=lk.link_id, label=x) for lk, x in zip(made, labels, strict=True)]
+    created = [{"link_id": lk.link_id, "label": x} for lk, x in zip(made, labels, strict=True)]
+    return with_undo({"created": created}, "create_links", steps)
 
 
 _PlannedEnd = tuple[Node, Port]
@@ -194,19 +198,27 @@ class DeleteLinksTool(AgentTool[DeleteLinksArgs]):
         except CopilotError as exc:
             return error_result(exc)
         by_id = {n.node_id: n for n in topology.nodes}
-        deleted: list[str] = []
+        deleted: list[Link] = []
         for link in {lk.link_id: lk for lk in targets}.values():
             try:
                 await ctx.client.delete_link(ctx.project_id, link.link_id)
             except CopilotError as exc:
-                return partial_failure(
-                    "delete link", deleted, link_label(link, by_id), exc, {"deleted": deleted}
-                )
-            deleted.append(link_label(link, by_id))
+                done = [link_label(lk, by_id) for lk in deleted]
+                failed = link_label(link, by_id)
+                return partial_failure("delete link", done, failed, exc, _removed(deleted, by_id))
+            deleted.append(link)
+        labels = [link_label(lk, by_id) for lk in deleted]
         return ToolResult(
-            text=f"Deleted {len(deleted)} link(s):\n" + "\n".join(f"- {x}" for x in deleted),
-            structured={"deleted": deleted},
+            text=f"Deleted {len(deleted)} link(s):\n" + "\n".join(f"- {x}" for x in labels),
+            structured=_removed(deleted, by_id),
         )
+
+
+def _removed(deleted: list[Link], by_id: dict[str, Node]) -> dict[str, Any]:
+    saved = [SavedLink.from_link(lk, by_id) for lk in deleted]
+    steps = [RestoreLink(link=s) for s in saved if s is not None]
+    labels = [link_label(lk, by_id) for lk in deleted]
+    return with_undo({"deleted": labels}, "delete_links", steps)
 
 
 def link_change_tools() -> list[AgentTool[Any]]:

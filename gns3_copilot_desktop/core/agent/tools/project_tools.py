@@ -14,6 +14,7 @@ from gns3_copilot_desktop.core.agent.tools.common import StrictArgs, error_resul
 from gns3_copilot_desktop.core.agent.tools.resolve import NameResolutionError
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Snapshot
+from gns3_copilot_desktop.core.undo.record import RemoveDrawing, with_undo
 
 NOTE_FONT_SIZE = 10.0
 NOTE_LINE_HEIGHT = 16
@@ -151,9 +152,7 @@ class AddNoteTool(AgentTool[AddNoteArgs]):
 
     def summary(self, args: AddNoteArgs) -> str:
         """``add note "Lab 1: OSPF area 0"``."""
-        first = args.text.splitlines()[0] if args.text.strip() else args.text
-        short = first if len(first) <= 50 else first[:47] + "..."
-        return f'add note "{short}"'
+        return f'add note "{_first_line(args.text)}"'
 
     async def run(self, args: AddNoteArgs, ctx: RunContext) -> ToolResult:
         """Place it above the nodes unless told where."""
@@ -170,8 +169,17 @@ class AddNoteTool(AgentTool[AddNoteArgs]):
             return error_result(exc)
         return ToolResult(
             text=f"Note added at ({drawing.x}, {drawing.y}).",
-            structured={"drawing_id": drawing.drawing_id, "x": drawing.x, "y": drawing.y},
+            structured=with_undo(
+                {"drawing_id": drawing.drawing_id, "x": drawing.x, "y": drawing.y},
+                "add_note",
+                [RemoveDrawing(drawing_id=drawing.drawing_id, label=_first_line(args.text))],
+            ),
         )
+
+
+def _first_line(text: str) -> str:
+    first = text.splitlines()[0] if text.strip() else text
+    return first if len(first) <= 50 else first[:47] + "..."
 
 
 def project_change_tools() -> list[AgentTool[Any]]:

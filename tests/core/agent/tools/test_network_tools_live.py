@@ -18,12 +18,14 @@ from gns3_copilot_desktop.core.agent.tools.layout import overlaps
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.devices import ConsoleTarget, DeviceKind
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
-from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node
+from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd
 from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
 from tests.helpers.agent import ServiceFactory, collect, types_of
 from tests.helpers.network_copilot import (
     Copilot,
     call,
+    link_ends,
+    nodes_by_name,
     only_approval,
     open_copilot,
     tool_end,
@@ -32,19 +34,6 @@ from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
 from tests.helpers.telnet_lab import IosDevice, TelnetLab
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio]
-
-
-async def _nodes(cp: Copilot) -> dict[str, Node]:
-    return {n.name: n for n in await cp.client.list_nodes(cp.project_id)}
-
-
-async def _link_ends(cp: Copilot) -> set[frozenset[tuple[str, int, int]]]:
-    """Each link as a set of (node name, adapter, port)."""
-    names = {n.node_id: n.name for n in await cp.client.list_nodes(cp.project_id)}
-    return {
-        frozenset((names[e.node_id], e.adapter_number, e.port_number) for e in lk.nodes)
-        for lk in await cp.client.list_links(cp.project_id)
-    }
 
 
 @pytest_asyncio.fixture
@@ -76,21 +65,21 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
     assert approval.risk == "change"
     assert approval.summary == "create nodes SW1 (Ethernet switch), PC1 (VPCS), PC2 (vpcs)"
     assert end.status == "ok", end.tool_output
-    nodes = await _nodes(cp)
+    nodes = await nodes_by_name(cp)
     assert set(nodes) == {"SW1", "PC1", "PC2"}
     assert nodes["SW1"].node_type == "ethernet_switch" and nodes["PC2"].node_type == "vpcs"
     assert overlaps([(n.x, n.y) for n in nodes.values()]) == []
     # reject, with a reason the model sees
     scripted = call("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC3"}]})
     _, end = await cp.change(scripted, "reject", reason="two PCs are enough")
-    assert end.status == "rejected" and "PC3" not in await _nodes(cp)
+    assert end.status == "rejected" and "PC3" not in await nodes_by_name(cp)
     assert "two PCs are enough" in cp.last_tool_text(scripted.id or "")
     # approve with edited arguments: the card shows them, the model is told
     scripted = call("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC3"}]})
     _, end = await cp.change(
         scripted, "edit", arguments={"nodes": [{"template": "VPCS", "name": "PC9"}]}
     )
-    assert end.status == "ok" and set(await _nodes(cp)) == {"SW1", "PC1", "PC2", "PC9"}
+    assert end.status == "ok" and set(await nodes_by_name(cp)) == {"SW1", "PC1", "PC2", "PC9"}
     [start] = [c for c in cp.log[-1] if c.type == "tool_start"]
     assert start.content == "create node PC9 (VPCS)"
     told = cp.last_tool_text(scripted.id or "")
@@ -101,7 +90,7 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         "approve",
     )
     assert end.status == "error" and "Did you mean: Ethernet switch" in (end.tool_output or "")
-    assert "SW2" not in await _nodes(cp)
+    assert "SW2" not in await nodes_by_name(cp)
 
     # links by port names: approve
     approval, end = await cp.change(
@@ -113,12 +102,12 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
     )
     assert approval.summary == "create link PC1 e0 <-> SW1 port 1"
     assert end.status == "ok", end.tool_output
-    assert await _link_ends(cp) == {frozenset({("PC1", 0, 0), ("SW1", 0, 1)})}
+    assert await link_ends(cp) == {frozenset({("PC1", 0, 0), ("SW1", 0, 1)})}
     # reject
     _, end = await cp.change(
         call("create_links", {"links": [{"node_a": "PC2", "node_b": "SW1"}]}), "reject"
     )
-    assert end.status == "rejected" and len(await _link_ends(cp)) == 1
+    assert end.status == "rejected" and len(await link_ends(cp)) == 1
     # edit: the user picks another switch port
     approval, end = await cp.change(
         call(
@@ -128,7 +117,7 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         arguments={"links": [{"node_a": "PC2", "node_b": "SW1", "port_b": "e5"}]},
     )
     assert approval.summary == "create link PC2 (free port) <-> SW1 Ethernet3"
-    assert frozenset({("PC2", 0, 0), ("SW1", 0, 5)}) in await _link_ends(cp)
+    assert frozenset({("PC2", 0, 0), ("SW1", 0, 5)}) in await link_ends(cp)
     # invalid edited arguments are reported, not run
     _, end = await cp.change(
         call("create_links", {"links": [{"node_a": "PC9", "node_b": "SW1"}]}),
@@ -139,7 +128,7 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         end.tool_output or ""
     )
     assert "links: List should have at least 1 item" in (end.tool_output or "")
-    assert len(await _link_ends(cp)) == 2
+    assert len(await link_ends(cp)) == 2
     # a port already in use is refused before anything is sent, with the free ports listed
     _, end = await cp.change(
         call("create_links", {"links": [{"node_a": "PC9", "node_b": "SW1", "port_b": "5"}]}),
@@ -156,11 +145,13 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
     _, end = await cp.change(
         call("stop_nodes", {"all": True}), "edit", arguments={"nodes": ["SW1"], "wait": False}
     )
-    assert end.status == "ok" and (await _nodes(cp))["SW1"].status == "started"
+    assert end.status == "ok" and (await nodes_by_name(cp))["SW1"].status == "started"
     # a node the server cannot start: its reason comes back, the node stays stopped
     _, end = await cp.change(call("start_nodes", {"nodes": ["PC1"], "timeout_s": 10}), "approve")
     assert end.status == "error" and "PC1: failed:" in (end.tool_output or "")
-    assert "VPCS" in (end.tool_output or "") and (await _nodes(cp))["PC1"].status == "stopped"
+    assert (
+        "VPCS" in (end.tool_output or "") and (await nodes_by_name(cp))["PC1"].status == "stopped"
+    )
 
     # rename / move: approve, reject, edit
     _, end = await cp.change(
@@ -170,41 +161,41 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
         ),
         "approve",
     )
-    nodes = await _nodes(cp)
+    nodes = await nodes_by_name(cp)
     assert "PC9" not in nodes and (nodes["Server1"].x, nodes["Server1"].y) == (400, 300)
     _, end = await cp.change(
         call("update_nodes", {"changes": [{"node": "Server1", "new_name": "Web"}]}), "reject"
     )
-    assert "Server1" in await _nodes(cp)
+    assert "Server1" in await nodes_by_name(cp)
     _, end = await cp.change(
         call("update_nodes", {"changes": [{"node": "Server1", "new_name": "Web"}]}),
         "edit",
         arguments={"changes": [{"node": "Server1", "new_name": "DB1"}]},
     )
-    assert "DB1" in await _nodes(cp) and "Web" not in await _nodes(cp)
+    assert "DB1" in await nodes_by_name(cp) and "Web" not in await nodes_by_name(cp)
 
     # delete: reject, edit (another node), approve
     _, end = await cp.change(call("delete_nodes", {"nodes": ["PC1"]}), "reject")
-    assert "PC1" in await _nodes(cp)
+    assert "PC1" in await nodes_by_name(cp)
     approval, end = await cp.change(
         call("delete_nodes", {"nodes": ["PC1"]}), "edit", arguments={"nodes": ["DB1"]}
     )
     assert approval.summary == "delete node PC1 (and their links)"
-    assert set(await _nodes(cp)) == {"SW1", "PC1", "PC2"}
+    assert set(await nodes_by_name(cp)) == {"SW1", "PC1", "PC2"}
     _, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
-    assert set(await _nodes(cp)) == {"SW1", "PC1"}
-    assert await _link_ends(cp) == {frozenset({("PC1", 0, 0), ("SW1", 0, 1)})}
+    assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
+    assert await link_ends(cp) == {frozenset({("PC1", 0, 0), ("SW1", 0, 1)})}
     # links: delete by ends (reject, edit, approve)
     _, end = await cp.change(
         call("delete_links", {"links": [{"node_a": "PC1", "node_b": "SW1"}]}), "reject"
     )
-    assert len(await _link_ends(cp)) == 1
+    assert len(await link_ends(cp)) == 1
     _, end = await cp.change(
         call("delete_links", {"links": [{"node_a": "PC1", "node_b": "SW2"}]}),
         "edit",
         arguments={"links": [{"node_a": "SW1", "port_a": "e1"}]},
     )
-    assert end.status == "ok" and await _link_ends(cp) == set()
+    assert end.status == "ok" and await link_ends(cp) == set()
 
 
 async def _capture_lab(cp: Copilot) -> None:
@@ -225,7 +216,7 @@ async def _capture_lab(cp: Copilot) -> None:
 
 
 async def _link_at(cp: Copilot, name: str) -> Link:
-    node_id = (await _nodes(cp))[name].node_id
+    node_id = (await nodes_by_name(cp))[name].node_id
     [link] = [
         lk
         for lk in await cp.client.list_links(cp.project_id)
@@ -273,16 +264,16 @@ async def test_capture_snapshot_and_note(copilot: Copilot, requires_dynamips: No
     end = await cp.read(call("list_snapshots", {}))
     assert "base" in (end.tool_output or "") and "two-pcs" in (end.tool_output or "")
     _, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
-    assert set(await _nodes(cp)) == {"SW1", "PC1"}
+    assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
     _, end = await cp.change(call("restore_snapshot", {"name": "two-pcs"}), "reject")
-    assert set(await _nodes(cp)) == {"SW1", "PC1"}
+    assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
     approval, end = await cp.change(
         call("restore_snapshot", {"name": "bsae"}), "edit", arguments={"name": "two-pcs"}
     )
     assert approval.summary == "restore snapshot 'bsae' (replaces the current topology)"
     assert end.status == "ok", end.tool_output
     assert (
-        set(await _nodes(cp)) == {"SW1", "PC1", "PC2"}
+        set(await nodes_by_name(cp)) == {"SW1", "PC1", "PC2"}
         and len(await cp.client.list_links(cp.project_id)) == 2
     )
 
@@ -355,9 +346,9 @@ async def test_injected_instructions_in_tool_output_gain_nothing(copilot: Copilo
     assert approval.tool_name == "delete_nodes" and approval.summary.startswith(
         "delete nodes PC1, PC2"
     )
-    assert set(await _nodes(cp)) == {"PC1", "PC2"}, "a change ran without approval"
+    assert set(await nodes_by_name(cp)) == {"PC1", "PC2"}, "a change ran without approval"
     await cp.decide(ApprovalDecision(tool_call_id=approval.tool_call_id, action="reject"))
-    assert set(await _nodes(cp)) == {"PC1", "PC2"}
+    assert set(await nodes_by_name(cp)) == {"PC1", "PC2"}
 
 
 async def test_always_allow_and_a_pending_approval_across_a_restart(
