@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,7 +35,7 @@ from gns3_copilot_desktop.core.errors import (
     ServicesClosedError,
 )
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
-from gns3_copilot_desktop.core.gns3.models import Notification, Project, token_expired
+from gns3_copilot_desktop.core.gns3.models import Node, Notification, Project, token_expired
 from gns3_copilot_desktop.core.gns3.notifications import Backoff, OnLink
 from gns3_copilot_desktop.core.paths import AppPaths
 from gns3_copilot_desktop.core.project_follower import ProjectFollower
@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.model_factory import LlmConfig
     from gns3_copilot_desktop.core.agent.service import AgentService
     from gns3_copilot_desktop.core.agent.tools import ToolRegistry
+    from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
+    from gns3_copilot_desktop.core.undo.apply import ConfigPusher
 
 log = logging.getLogger(__name__)
 
@@ -460,6 +462,25 @@ class Workspace:
             )
             self._tools = network_registry(access)
         return self._tools
+
+    def config_pusher(self, project_id: str) -> ConfigPusher | None:
+        """Pushes lines to a node of the project outside a run (a restore the user approved),
+        with the agent's console rules and logins; None when not logged in."""
+        from gns3_copilot_desktop.core.agent.tools.device_tools import (
+            ConfigureDevicesTool,
+            DirectConsoleContext,
+        )
+
+        client = self.client
+        tool = self.tools().get("configure_devices")
+        if client is None or not isinstance(tool, ConfigureDevicesTool):
+            return None
+        where = DirectConsoleContext(client, project_id, self.server_url)
+
+        async def push(node: Node, lines: Sequence[str]) -> DeviceOutcome:
+            return await tool.push_lines(where, node, lines)
+
+        return push
 
     async def _project_path(self, project_id: str) -> str | None:
         """The project's folder on the server, or None when the server cannot say.

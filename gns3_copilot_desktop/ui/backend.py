@@ -65,6 +65,8 @@ class ToolRecord:
     status: ToolStatus = "ok"
     duration_ms: int | None = None
     truncated: bool = False
+    structured: dict[str, Any] | None = None
+    """The tool's structured result (what its card offers, e.g. Undo), when the history has it."""
 
 
 HistoryItem = UserTurn | AssistantTurn | ToolRecord

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QGuiApplication
 from PyQt6.QtWidgets import (
     QComboBox,
@@ -46,6 +46,8 @@ from gns3_copilot_desktop.core.lab_plan.topology import picture_of_lab
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
 from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND
 from gns3_copilot_desktop.core.settings import LlmProfile
+from gns3_copilot_desktop.core.undo.apply import plan_undo, run_undo
+from gns3_copilot_desktop.core.undo.record import UndoRecord
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.core_text import core_text
@@ -57,6 +59,7 @@ from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
 from gns3_copilot_desktop.ui.theme import colors
 from gns3_copilot_desktop.ui.topology_card import TopologyCard
+from gns3_copilot_desktop.ui.undo_view import ChangeUndo, nothing_text, outcome_text, question_text
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +227,9 @@ class CopilotHeader(QWidget):
         )
         self.panel.view.plan_undo_requested.connect(
             lambda structured: spawn(self.undo_plan(structured), name="undo-plan")
+        )
+        self.panel.view.change_undo_requested.connect(
+            lambda structured: spawn(self.undo_change(structured), name="undo-change")
         )
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
@@ -588,6 +594,48 @@ class CopilotHeader(QWidget):
             )
         return True
 
+    # --- undoing one change -------------------------------------------------------------------
+
+    async def undo_change(self, structured: dict[str, Any]) -> bool:
+        """Plan the undo of one change against the project as it is now, show every action (and
+        every line a restore pushes) and what no longer applies, and carry it out once the user
+        approves. True when it was carried out whole."""
+        project_id = self.backend.project_id
+        client = self.workspace.client
+        record = UndoRecord.from_structured(structured)
+        view = self._change_undo_of(structured)
+        if project_id is None or client is None or record is None or view is None:
+            return False
+        view.set_busy(True)
+        try:
+            plan = await plan_undo(
+                record, client, project_id, push_config=self.workspace.config_pusher(project_id)
+            )
+            if not plan.actions:
+                view.set_result(nothing_text(plan), done=True)
+                return False
+            title = (
+                QCoreApplication.translate("CopilotHeader", "Restore this configuration")
+                if record.tool == "configure_devices"
+                else QCoreApplication.translate("CopilotHeader", "Undo this change")
+            )
+            if not await self._confirm(title, question_text(plan)):
+                view.set_result("", done=False)
+                return False
+            view.state.setText(QCoreApplication.translate("CopilotHeader", "Undoing…"))
+            outcome = await run_undo(plan)
+        except CopilotError as exc:
+            view.set_result(core_text(exc.user_message), done=False)
+            return False
+        view.set_result(outcome_text(outcome), done=outcome.ok)
+        return outcome.ok
+
+    def _change_undo_of(self, structured: dict[str, Any]) -> ChangeUndo | None:
+        for view in self.panel.view.findChildren(ChangeUndo):
+            if view.structured is structured:
+                return view
+        return None
+
     def _plan_outcome_of(self, structured: dict[str, Any]) -> PlanOutcome | None:
         for outcome in self.panel.view.findChildren(PlanOutcome):
             if outcome.structured is structured:
@@ -604,6 +652,7 @@ class CopilotHeader(QWidget):
             self.window(),
         )
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # lab names and device lines are data
         self.confirm_box = box
         answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

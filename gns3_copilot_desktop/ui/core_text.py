@@ -26,6 +26,50 @@ _C = "CoreText"
 # (pattern, template): the template's %1.. take the pattern's groups, each group itself passed
 # through the inner phrases below (so "all nodes" or "(+2 lines)" inside a group are translated).
 _PHRASES: list[tuple[str, str]] = [
+    # undoing a change (core.undo.apply): the actions, then why a step no longer applies
+    (
+        r"remove node (.+) and its (\d+) link\(s\)",
+        QT_TRANSLATE_NOOP("CoreText", "remove node %1 and its %2 link(s)"),
+    ),
+    (r"remove node (.+)", QT_TRANSLATE_NOOP("CoreText", "remove node %1")),
+    (
+        r"bring back node (.+) \((\S+)\) at \((-?\d+), (-?\d+)\) with (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "bring back node %1 (%2) at (%3, %4) with %5"),
+    ),
+    (
+        r"bring back node (.+) \((\S+)\) at \((-?\d+), (-?\d+)\)",
+        QT_TRANSLATE_NOOP("CoreText", "bring back node %1 (%2) at (%3, %4)"),
+    ),
+    (r"bring back link (.+)", QT_TRANSLATE_NOOP("CoreText", "bring back link %1")),
+    (r"rename (.+) back to ([^,]+)", QT_TRANSLATE_NOOP("CoreText", "rename %1 back to %2")),
+    (
+        r"move (.+) back to \((-?\d+), (-?\d+)\)",
+        QT_TRANSLATE_NOOP("CoreText", "move %1 back to (%2, %3)"),
+    ),
+    (r"remove link (.+)", QT_TRANSLATE_NOOP("CoreText", "remove link %1")),
+    (r"remove the note '(.*)'", QT_TRANSLATE_NOOP("CoreText", "remove the note '%1'")),
+    (
+        r"push back (\d+) line\(s\) to (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "push back %1 line(s) to %2"),
+    ),
+    (r"(.+) is already gone", QT_TRANSLATE_NOOP("CoreText", "%1 is already gone")),
+    (r"(.+) is back already", QT_TRANSLATE_NOOP("CoreText", "%1 is back already")),
+    (r"(.+) is as it was already", QT_TRANSLATE_NOOP("CoreText", "%1 is as it was already")),
+    (r"a node named (.+) exists now", QT_TRANSLATE_NOOP("CoreText", "a node named %1 exists now")),
+    (
+        r"(.+): the name (.+) is taken now",
+        QT_TRANSLATE_NOOP("CoreText", "%1: the name %2 is taken now"),
+    ),
+    (
+        r"(.+): (.+) is not in the project",
+        QT_TRANSLATE_NOOP("CoreText", "%1: %2 is not in the project"),
+    ),
+    (r"(.+): (.+) is in use", QT_TRANSLATE_NOOP("CoreText", "%1: %2 is in use")),
+    (r"(.+): not put back: (.+)", QT_TRANSLATE_NOOP("CoreText", "%1: not put back: %2")),
+    (
+        r"(.+): its console cannot be reached from here",
+        QT_TRANSLATE_NOOP("CoreText", "%1: its console cannot be reached from here"),
+    ),
     (r"List projects", QT_TRANSLATE_NOOP("CoreText", "List projects")),
     (
         r"Read the topology of the current project",

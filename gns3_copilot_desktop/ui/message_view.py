@@ -733,6 +733,7 @@ class MessageView(QScrollArea):
     login_requested = pyqtSignal()
     decisions_made = pyqtSignal(list)  # list[UserDecision]
     plan_undo_requested = pyqtSignal(object)  # a finished plan's structured result
+    change_undo_requested = pyqtSignal(object)  # a finished change's structured result
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -960,8 +961,15 @@ class MessageView(QScrollArea):
         if chunk.tool_name == "plan_lab" and chunk.structured and card.plan_outcome is None:
             outcome = card.show_plan_outcome(chunk.structured)
             outcome.undo_requested.connect(self.plan_undo_requested.emit)
+        elif chunk.structured:
+            self._offer_undo(card, chunk.structured)
         self._refresh_groups()
         return card
+
+    def _offer_undo(self, card: ToolCard, structured: dict[str, Any]) -> None:
+        undo = card.show_undo(structured)
+        if undo is not None:
+            undo.undo_requested.connect(self.change_undo_requested.emit)
 
     def card(self, tool_call_id: str) -> ToolCard | None:
         """The card of a tool call."""
@@ -1124,6 +1132,8 @@ class MessageView(QScrollArea):
             elif isinstance(item, ToolRecord):
                 card = ToolCard(item.tool_call_id, item.tool_name, item.arguments, item.summary)
                 card.finish(item.status, item.output, item.duration_ms, item.truncated)
+                if item.structured and item.tool_name != "plan_lab":
+                    self._offer_undo(card, item.structured)
                 message.add_card(card)
         return message
 

@@ -304,6 +304,7 @@ def _tool_record(message: TranscriptMessage, arguments: dict[str, Any]) -> ToolR
         status=status if status in _TOOL_STATUSES else "ok",
         duration_ms=duration if isinstance(duration, int) else None,
         truncated=bool(meta.get("truncated")),
+        structured=structured if isinstance(structured := meta.get("structured"), dict) else None,
     )
 
 

@@ -32,6 +32,7 @@ from gns3_copilot_desktop.ui.core_text import core_text
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.ui.plan_view import PlanOutcome
+    from gns3_copilot_desktop.ui.undo_view import ChangeUndo
 
 HEAD_LINES = 20
 TAIL_LINES = 20
@@ -253,6 +254,7 @@ class ToolCard(QFrame):
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._refresh_header)
         self.plan_outcome: PlanOutcome | None = None
+        self.change_undo: ChangeUndo | None = None
         self._build_header()
         self.set_state(state)
 
@@ -300,6 +302,22 @@ class ToolCard(QFrame):
         layout.addWidget(outcome)
         self.plan_outcome = outcome
         return outcome
+
+    def show_undo(self, structured: dict[str, Any]) -> ChangeUndo | None:
+        """A finished change whose result can be undone: Undo under the header (None when the
+        result holds no undo record we can read)."""
+        from gns3_copilot_desktop.core.undo.record import UndoRecord
+        from gns3_copilot_desktop.ui.undo_view import ChangeUndo
+
+        record = UndoRecord.from_structured(structured)
+        if record is None or self.change_undo is not None:
+            return None
+        undo = ChangeUndo(structured, record, self)
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(undo)
+        self.change_undo = undo
+        return undo
 
     def set_summary(self, summary: str) -> None:
         """The tool's own one-line summary (it arrives with tool_start, after the queued card)."""
