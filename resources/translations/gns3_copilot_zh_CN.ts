@@ -399,200 +399,215 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="191" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="401" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="386" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="398" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="447" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="519" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="525" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="566" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
         <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
         <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
         <source>This disappears: %1</source>
         <translation>以下内容将消失：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="587" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
         <source>Undone: the snapshot was restored.</source>
         <translation>已撤销：快照已恢复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
+        <source>Restore this configuration</source>
+        <translation>恢复此配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
+        <source>Undo this change</source>
+        <translation>撤销此更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <source>Undoing…</source>
+        <translation>正在撤销…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="695" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="808" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="762" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="766" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="825" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="874" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="826" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="875" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="828" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="877" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="829" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="878" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="880" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="884" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="839" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="888" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="851" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="857" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="906" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="879" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="928" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="889" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="938" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -646,743 +661,838 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="29" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="32" />
+        <source>remove node %1 and its %2 link(s)</source>
+        <translation>删除节点 %1 及其 %2 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="34" />
+        <source>remove node %1</source>
+        <translation>删除节点 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="37" />
+        <source>bring back node %1 (%2) at (%3, %4) with %5</source>
+        <translation>在 (%3, %4) 恢复节点 %1（%2），并带回 %5</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
+        <source>bring back node %1 (%2) at (%3, %4)</source>
+        <translation>在 (%3, %4) 恢复节点 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="43" />
+        <source>bring back link %1</source>
+        <translation>恢复链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
+        <source>rename %1 back to %2</source>
+        <translation>将 %1 改回名称 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="47" />
+        <source>move %1 back to (%2, %3)</source>
+        <translation>将 %1 移回 (%2, %3)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="49" />
+        <source>remove link %1</source>
+        <translation>删除链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
+        <source>remove the note '%1'</source>
+        <translation>删除注释“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="53" />
+        <source>push back %1 line(s) to %2</source>
+        <translation>向 %2 推回 %1 行配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="55" />
+        <source>%1 is already gone</source>
+        <translation>%1 已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
+        <source>%1 is back already</source>
+        <translation>%1 已经恢复</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
+        <source>%1 is as it was already</source>
+        <translation>%1 已是原来的状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="58" />
+        <source>a node named %1 exists now</source>
+        <translation>现在已有名为 %1 的节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="61" />
+        <source>%1: the name %2 is taken now</source>
+        <translation>%1：名称 %2 现已被占用</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="65" />
+        <source>%1: %2 is not in the project</source>
+        <translation>%1：%2 不在项目中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="67" />
+        <source>%1: %2 is in use</source>
+        <translation>%1：%2 正在使用中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <source>%1: not put back: %2</source>
+        <translation>%1：未恢复：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
+        <source>%1: its console cannot be reached from here</source>
+        <translation>%1：从这里无法连接其控制台</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="32" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="76" />
         <source>Read the topology of the current project</source>
         <translation>读取当前项目的拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="34" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="78" />
         <source>List templates matching %1</source>
         <translation>列出匹配 %1 的模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="35" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="79" />
         <source>List templates</source>
         <translation>列出模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="36" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="80" />
         <source>start capture on %1</source>
         <translation>开始在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="37" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
         <source>stop capture on %1</source>
         <translation>停止在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="38" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="82" />
         <source>summarize capture of %1</source>
         <translation>汇总 %1 的抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="39" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
         <source>create %1</source>
         <translation>新建 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="42" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="86" />
         <source>delete %1 and their links</source>
         <translation>删除 %1 及其链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="88" />
         <source>create link %1</source>
         <translation>新建链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
         <source>delete link %1</source>
         <translation>删除链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
         <source>start %1 and wait up to %2 s</source>
         <translation>启动 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
         <source>stop %1 and wait up to %2 s</source>
         <translation>停止 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="100" />
         <source>suspend %1 and wait up to %2 s</source>
         <translation>暂停 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
         <source>reload %1 and wait up to %2 s</source>
         <translation>重新加载 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="106" />
         <source>start %1</source>
         <translation>启动 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="107" />
         <source>stop %1</source>
         <translation>停止 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
         <source>suspend %1</source>
         <translation>暂停 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="109" />
         <source>reload %1</source>
         <translation>重新加载 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="110" />
         <source>run on %1</source>
         <translation>在设备上运行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="111" />
         <source>configure %1</source>
         <translation>配置 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
         <source>details of %1</source>
         <translation>%1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="113" />
         <source>links of the project</source>
         <translation>项目的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="114" />
         <source>links of %1</source>
         <translation>%1 的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="115" />
         <source>project statistics</source>
         <translation>项目统计</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
         <source>list snapshots</source>
         <translation>列出快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="117" />
         <source>template details of %1</source>
         <translation>模板 %1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="118" />
         <source>create snapshot '%1'</source>
         <translation>创建快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="121" />
         <source>restore snapshot '%1' (replaces the current topology)</source>
         <translation>恢复快照“%1”（替换当前拓扑）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
         <source>add note "%1"</source>
         <translation>添加注释“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
         <source>rename %1 to %2</source>
         <translation>将 %1 重命名为 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
         <source>move %1 to (%2)</source>
         <translation>将 %1 移动到 (%2)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
         <source>deletes %1</source>
         <translation>将删除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
         <source>%1 running: unsaved configuration on them is lost</source>
         <translation>%1 正在运行：其未保存的配置将丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
         <source>%1 running: their consoles and traffic are paused</source>
         <translation>%1 正在运行：其控制台和流量将被暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="138" />
         <source>none of these nodes is running</source>
         <translation>这些节点都未在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
         <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
         <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
         <source>%1: %2 new line(s), %3 already there</source>
         <translation>%1：%2 行新配置，%3 行已存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="153" />
         <source>%1: running configuration not read (%2)</source>
         <translation>%1：未读取运行配置（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
         <source>The model's context window (%1 tokens) is too small for all %2 tools (about %3 tokens) and this conversation, so only the tools that read the lab were offered. For changes, raise the context window in the model settings (and on the model's server) or shorten the answer limit.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳全部 %2 个工具（约 %3 个 token）和本次对话，因此只提供了读取实验的工具。如需修改实验，请在模型设置（以及模型服务器）中增大上下文窗口，或缩短回答长度上限。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="175" />
         <source>The model's context window (%1 tokens) is too small for any tool and this conversation, so it answered without tools. Raise the context window in the model settings (and on the model's server), or start a new conversation.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="188" />
         <source>plan a lab of %1 nodes and %2 links</source>
         <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="190" />
         <source>nothing to change</source>
         <translation>无需更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
         <source>%1 started</source>
         <translation>%1 已启动</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="192" />
         <source>%1 pings %2</source>
         <translation>%1 可 ping 通 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
         <source>add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="194" />
         <source>remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="201" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="212" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="216" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="222" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="227" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="235" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="242" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="250" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="256" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="264" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="234" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="278" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="240" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="246" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="290" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="250" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="298" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="267" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="311" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="316" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="325" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="331" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="296" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="340" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="349" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="329" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="394" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="401" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="369" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="416" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
         <source>restore the snapshot '%1'</source>
         <translation>恢复快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="471" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="475" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
         <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
         <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
         <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
         <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="456" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="474" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="490" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="543" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="571" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="530" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="574" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="575" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="533" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="535" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="537" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="538" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="539" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="583" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="540" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="584" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="541" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="585" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="542" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="546" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="547" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="549" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="550" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="551" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="553" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="555" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="559" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="607" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="565" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="566" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="567" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1660,54 +1770,54 @@
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="739" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="740" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="752" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="753" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="822" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="823" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="773" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="778" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="779" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="780" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="781" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="830" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="831" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="833" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="834" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="836" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="837" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="849" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="850" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1036" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1044" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1934,264 +2044,264 @@
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="206" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="211" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="510" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="212" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="221" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="216" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="225" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="240" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="246" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="247" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="250" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="251" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="254" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="261" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="289" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="291" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="292" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="295" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="314" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="316" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="317" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="322" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="323" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="344" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="339" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="334" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="335" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="395" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="484" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="485" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="523" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="583" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="550" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="584" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="551" />
         <source>Approve to start: the lab is saved in a snapshot first.</source>
         <translation>批准后开始：会先为实验保存一个快照。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="559" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="560" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="613" />
         <source>Exported to %1. Give students the file and, separately, the passphrase.</source>
         <translation>已导出到 %1。请把文件交给学生，并另行告知口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="620" />
         <source>Stopping the lab to export it… (it starts again after)</source>
         <translation>正在停止实验以导出…（导出后会重新启动）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="640" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="649" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="655" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="663" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="670" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="674" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="678" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="686" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="687" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="694" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="704" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="705" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="718" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="706" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="719" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="707" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="716" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="717" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="750" />
         <source>Exercise started: find what is broken and fix it.</source>
         <translation>练习已开始：找出故障并修复它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="758" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
         <source>Taking a snapshot… injecting…</source>
         <translation>正在创建快照…正在注入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="777" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="778" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="798" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="799" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="803" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="804" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="830" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="831" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="836" />
         <source>Restore the lab as it was before the exercise?</source>
         <translation>将实验恢复到练习开始前的状态吗？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="847" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="848" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="855" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="856" />
         <source>The lab is back as it was before the exercise.</source>
         <translation>实验已恢复到练习开始前的状态。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="861" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="862" />
         <source>Restoring the snapshot…</source>
         <translation>正在恢复快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="897" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="908" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="909" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="925" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="926" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="939" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="940" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -2216,12 +2326,12 @@
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="321" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="326" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="327" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -2728,63 +2838,63 @@
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="63" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="64" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="105" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="108" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="111" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="122" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
         <source>
 … %1 characters hidden …
 </source>
@@ -2793,61 +2903,61 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="280" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="283" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="348" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="407" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="404" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="422" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="412" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="410" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="430" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="428" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="433" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="435" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="456" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="490" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="508" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="510" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>
@@ -2882,5 +2992,72 @@
         <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="180" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
+    </message>
+</context><context>
+    <name>UndoView</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="39" />
+        <source>Restore this configuration…</source>
+        <translation>恢复此配置…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="40" />
+        <source>Push back the lines that take the devices to the configuration they ran before this change (you see every line first)</source>
+        <translation>推回能让设备回到此更改之前所运行配置的各行（会先让您看到每一行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="46" />
+        <source>Undo…</source>
+        <translation>撤销…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="47" />
+        <source>Undo this change (you see what will happen first)</source>
+        <translation>撤销此更改（会先让您看到将发生什么）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="66" />
+        <source>Reading the project…</source>
+        <translation>正在读取项目…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="76" />
+        <source>This will:</source>
+        <translation>将会：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
+        <source>(+%1 more lines)</source>
+        <translation>（另有 %1 行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />
+        <source>No longer applies, left as it is now:</source>
+        <translation>已不再适用，保持现状：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="100" />
+        <source>Nothing to undo: %1</source>
+        <translation>没有可撤销的内容：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="106" />
+        <source>Undone: %1</source>
+        <translation>已撤销：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="109" />
+        <source>Undo stopped: %1</source>
+        <translation>撤销已停止：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="113" />
+        <source>Done before: %1.</source>
+        <translation>此前已完成：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <source>Not done: %1.</source>
+        <translation>未完成：%1。</translation>
     </message>
 </context></TS>

@@ -384,3 +384,26 @@ def test_what_the_gns3_server_answered_reads_in_chinese(chinese: QTranslator) ->
     data = ("Bad things", "peer closed", "odd", "unreachable network", "certificate verify failed")
     left = _untranslated(messages, data)
     assert left == [], "\n".join(left)
+
+
+def test_an_undo_question_reads_in_chinese(chinese: QTranslator) -> None:
+    from gns3_copilot_desktop.core.undo.apply import UndoAction, UndoPlan
+    from gns3_copilot_desktop.ui.undo_view import question_text
+
+    async def nothing() -> None:
+        return None
+
+    plan = UndoPlan(
+        [
+            UndoAction("remove node PC3 and its 2 link(s)", nothing),
+            UndoAction("bring back node SW1 (ethernet_switch) at (0, -40)", nothing),
+            UndoAction("bring back link PC1 Ethernet0 <-> SW1 Ethernet1", nothing),
+            UndoAction("rename X back to PC2, move PC2 back to (10, 20)", nothing),
+            UndoAction("push back 1 line(s) to PC1", nothing, ("ip 192.0.2.1/24",)),
+        ],
+        ["PC9 is already gone", "R1 e0/0 <-> SW1 Ethernet1: SW1 Ethernet1 is in use"],
+    )
+    text = question_text(plan)
+    for english in ("remove node", "bring back", "rename", "move", "push back", "gone", "in use"):
+        assert english not in text, text
+    assert "ip 192.0.2.1/24" in text and "SW1 Ethernet1" in text
