@@ -19,7 +19,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import qasync
-from PyQt6.QtCore import Qt, QTranslator
+from PyQt6.QtCore import QCoreApplication, Qt, QTranslator
 from PyQt6.QtGui import QPalette
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 
@@ -369,6 +369,81 @@ async def shoot_lab(out: Path, name: str = "lab-card", dock_width: int = 460) ->
     window.close()
 
 
+async def shoot_undo(out: Path, name: str = "undo", dock_width: int = 460) -> None:
+    """Finished changes with Undo (one undone, one stopped by what changed since) and a
+    configuration push with Restore, then the question the user answers before an undo."""
+    from PyQt6.QtWidgets import QMessageBox
+
+    from gns3_copilot_desktop.core.protocol import ChatChunk
+    from gns3_copilot_desktop.core.undo.apply import UndoAction, UndoOutcome, UndoPlan
+    from gns3_copilot_desktop.core.undo.record import (
+        RemoveLink,
+        RestoreConfig,
+        RestoreNode,
+        SavedNode,
+        with_undo,
+    )
+    from gns3_copilot_desktop.ui.undo_view import outcome_text, question_text
+
+    backend = ScriptedBackend()
+    window, dock = make_window(backend, 1000, 900, dock_width)
+    view = dock.panel.view
+    node = SavedNode(node_id="n1", name="SW2", node_type="ethernet_switch", x=-250, y=200)
+    cards = [
+        ("c1", "delete_nodes", "delete node SW2 (and its links)",
+         [RestoreNode(node=node)], "bring back node SW2 (ethernet_switch) at (-250, 200)"),
+        ("c2", "create_links", "create link PC1 Ethernet0 <-> SW1 Ethernet3",
+         [RemoveLink(link_id="l1", label="PC1 Ethernet0 <-> SW1 Ethernet3")], ""),
+        ("c3", "configure_devices", "configure R1: interface Ethernet0/0; ip address 10.0.0.9 "
+         "255.255.255.0", [RestoreConfig(node_id="r1", name="R1", read_command="show "
+         "running-config", lines=["interface Ethernet0/0", "ip address 10.0.0.1 255.255.255.0"])],
+         ""),
+    ]  # fmt: skip
+    for call_id, tool, summary, steps, state in cards:
+        chunk = ChatChunk(
+            type="tool_end",
+            tool_call_id=call_id,
+            tool_name=tool,
+            tool_output="done",
+            status="ok",
+            duration_ms=1200,
+            structured=with_undo({}, tool, steps),
+        )
+        view.start_tool(chunk.model_copy(update={"type": "tool_start", "content": summary}))
+        card = view.end_tool(chunk)
+        if state and card.change_undo is not None:
+            card.change_undo.set_result(outcome_text(UndoOutcome(done=[state])), done=True)
+    view.jump_to_latest()
+    await grab(window, name, out)
+
+    async def nothing() -> None:
+        return None
+
+    plan = UndoPlan(
+        [
+            UndoAction("push back 2 line(s) to R1", nothing,
+                       ("interface Ethernet0/0", "no ip address 10.0.0.9 255.255.255.0",
+                        "ip address 10.0.0.1 255.255.255.0")),
+            UndoAction("bring back link PC1 Ethernet0 <-> SW1 Ethernet1", nothing),
+        ],
+        ["PC2 Ethernet0 <-> SW1 Ethernet2: SW1 Ethernet2 is in use"],
+    )  # fmt: skip
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        QCoreApplication.translate("CopilotHeader", "Undo this change"),
+        question_text(plan),
+        QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel,
+        window,
+    )
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.show()
+    await asyncio.sleep(0.15)
+    box.grab().save(str(out / f"{name}-question.png"))
+    print(out / f"{name}-question.png")
+    box.close()
+    window.close()
+
+
 def approval_requests() -> list[ApprovalRequest]:
     """A batch as the real tools ask it: a creation, a configuration push, a deletion."""
     from gns3_copilot_desktop.core.agent.tools.change_tools import (
@@ -601,6 +676,7 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_error_actions(out, "zh-CN-error-actions")
         await shoot_plan(out, "zh-CN-plan-narrow", 800, 360)
         await shoot_lab(out, "zh-CN-lab-card", 360)
+        await shoot_undo(out, "zh-CN-undo", 460)
         await shoot_practice(out, "trainer", "zh-CN-practice-trainer")
     finally:
         app.removeTranslator(translator)
@@ -624,6 +700,8 @@ async def main(out: Path, only: str | None = None) -> None:
         ("plan-narrow", lambda: shoot_plan(out, "plan-narrow", 800, 360)),
         ("lab-card", lambda: shoot_lab(out)),
         ("lab-card-narrow", lambda: shoot_lab(out, "lab-card-narrow", 360)),
+        ("undo", lambda: shoot_undo(out)),
+        ("undo-narrow", lambda: shoot_undo(out, "undo-narrow", 360)),
         ("narrow-dock", lambda: shoot_history(out, "narrow-dock", 800, 360)),
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
@@ -644,6 +722,7 @@ async def main(out: Path, only: str | None = None) -> None:
         await shoot_error_actions(out, "dark-error-actions")
         await shoot_plan(out, "dark-plan-approval")
         await shoot_lab(out, "dark-lab-card")
+        await shoot_undo(out, "dark-undo")
     app.setPalette(QPalette())
 
 
