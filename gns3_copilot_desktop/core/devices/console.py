@@ -75,6 +75,10 @@ class DeviceCredentials:
     enable_secret: str | None = field(default=None, repr=False)
 
 
+_RESYNC_WAIT_S = 2.0
+"""How long the extra newline after a freshly started device's banner waits for its prompt."""
+
+
 @dataclass(frozen=True)
 class ConsoleOptions:
     """Timeouts (seconds), output size and line ending of console sessions."""
@@ -261,7 +265,8 @@ class DeviceConsole:
         what = "the console prompt"
         listen_until = time.monotonic() + self._options.listen_before_wake
         event = await self._read_event(listen_until, what=what, login=True, echo=None, soft=True)
-        if event is None:
+        woken = event is None
+        if woken:
             self._send("")
         sent_password = False
         for _ in range(_MAX_LOGIN_STEPS):
@@ -273,11 +278,26 @@ class DeviceConsole:
                 raise DeviceError(f"Login to {self.target.name} failed: check the credentials.")
             if event.kind == "prompt":
                 assert event.prompt is not None
+                if woken and not sent_password and _printed_before_prompt(event.raw):
+                    event = await self._resync(deadline, event)
+                assert event.prompt is not None
                 return self._settle_kind(event.prompt, event.raw)
             what = self._answer_login(event)
             sent_password = sent_password or event.kind == "password"
             event = None
         raise DeviceError(f"{self.target.name}: no prompt after {_MAX_LOGIN_STEPS} login steps.")
+
+    async def _resync(self, deadline: float, event: _Event) -> _Event:
+        """The wake-up newline went out while the device was printing on its own (a node that
+        has just started: banner, startup script): the device may still owe an answer to it, and
+        a VPCS drops the first line typed after its startup script. One more newline and its
+        prompt put the session in step before the first command."""
+        self._send("")
+        until = min(deadline, time.monotonic() + _RESYNC_WAIT_S)
+        synced = await self._read_event(until, what="the prompt", login=False, echo=None, soft=True)
+        if synced is None or synced.prompt is None:
+            return event
+        return _Event("prompt", event.raw + synced.raw, synced.prompt)
 
     def _answer_login(self, event: _Event) -> str:
         """Reply to a login question; return what is awaited next (for timeout messages)."""
@@ -542,6 +562,13 @@ class DeviceConsole:
             await self.close()
             raise DeviceError(f"The console of {self.target.name} closed the connection.")
         return self._decoder.decode(data)
+
+
+def _printed_before_prompt(raw: str) -> bool:
+    """Whether the device printed something of its own before its prompt (a banner, a startup
+    script's output), not just the answer to a newline."""
+    lines = screen_text(raw).splitlines()
+    return any(line.strip() for line in lines[:-1])
 
 
 def _squash(text: str) -> str:

@@ -44,3 +44,20 @@ async def test_configure_and_ping_between_linked_vpcs_nodes(gns3_vpcs_lab: Gns3V
         assert ping.error is None, ping.error
         replies = ping.results[0].output.count("ttl=")
         assert replies >= 1, f"{ping.results[0].output}\n{gns3_vpcs_lab.log_text()}"
+
+
+async def test_the_first_command_after_a_start_with_a_startup_script_is_answered(
+    gns3_vpcs_lab: Gns3VpcsLab,
+) -> None:
+    """A VPCS that has just started prints its banner and runs its startup script while the
+    console wakes it; the wake-up newline is then owed an answer and the first line typed is
+    dropped. Before the resync, the first ``show ip`` came back empty (3 of 3 runs)."""
+    async with two_linked_pcs(gns3_vpcs_lab, "vpcs-first-command") as (client, pid, pc1, _):
+        script = "set pcname PC1\nip 192.0.2.2/24\n"
+        await client.write_node_file(pid, pc1.node_id, "startup.vpc", script)
+        await client.start_node(pid, pc1.node_id)
+        node = await client.get_node(pid, pc1.node_id)
+        job = DeviceJob(target_for_node(node, gns3_vpcs_lab.base_url), ("show ip",))
+        [outcome] = await run_on_devices([job])
+        assert outcome.error is None, gns3_vpcs_lab.log_text()
+        assert "IP/MASK     : 192.0.2.2/24" in outcome.results[0].output
