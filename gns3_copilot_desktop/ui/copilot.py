@@ -616,7 +616,7 @@ class CopilotHeader(QWidget):
                 return False
             title = (
                 QCoreApplication.translate("CopilotHeader", "Restore this configuration")
-                if record.tool == "configure_devices"
+                if all(a.lines for a in plan.actions)
                 else QCoreApplication.translate("CopilotHeader", "Undo this change")
             )
             if not await self._confirm(title, question_text(plan)):

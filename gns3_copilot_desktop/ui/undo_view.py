@@ -15,7 +15,7 @@ from PyQt6.QtCore import QCoreApplication, pyqtSignal
 from PyQt6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from gns3_copilot_desktop.core.undo.apply import UndoOutcome, UndoPlan
-from gns3_copilot_desktop.core.undo.record import UndoRecord
+from gns3_copilot_desktop.core.undo.record import RestoreConfig, UndoRecord
 from gns3_copilot_desktop.ui.core_text import core_text
 
 MAX_SHOWN_LINES = 40
@@ -35,7 +35,7 @@ class ChangeUndo(QWidget):
         self.record = record
         layout = QHBoxLayout(self)
         layout.setContentsMargins(22, 0, 0, 4)
-        if record.tool == "configure_devices":
+        if all(isinstance(step, RestoreConfig) for step in record.steps):
             text = QCoreApplication.translate("UndoView", "Restore this configuration…")
             tip = QCoreApplication.translate(
                 "UndoView",

@@ -318,6 +318,89 @@ class IosDevice(LabDevice):
 
 
 @dataclass
+class ModeledIosDevice(IosDevice):
+    """An IOS-like console whose configuration mode merges lines the way IOS does: each
+    section keeps its lines, ``no`` takes a line (or a whole interface) away, an address
+    replaces the one before, and a global command typed inside an interface leaves it. A test
+    double for a router (no router image runs here); enough to push a change and restore it."""
+
+    globals_: list[str] = field(default_factory=list)
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    _section: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.sections:
+            self.sections = {
+                f"interface Ethernet0/{i}": ["no ip address", "shutdown"]
+                for i in range(self.interfaces)
+            }
+
+    def running_config(self) -> str:
+        """The configuration as ``show running-config`` prints it (no pager)."""
+        lines = ["Building configuration...", "", "Current configuration : 1234 bytes", "!"]
+        lines += ["version 15.2", "!", f"hostname {self.name}", "!", *self.globals_, "!"]
+        for head, children in self.sections.items():
+            lines += [head, *(f" {line}" for line in children), "!"]
+        lines += ["line con 0", " logging synchronous", "!", "end"]
+        return "\n".join(lines)
+
+    def _config(self, io: LabIO, mode: str, command: str, words: list[str]) -> str:
+        if words in (["end"], ["exit"]):
+            return super()._config(io, mode, command, words)
+        if self._global(command, words):
+            if words[0] == "interface":
+                return "config-if"
+            self._section = None
+            return "config"
+        if mode == "config-if" and self._section is not None and self._interface(command):
+            return mode
+        io.write(f"{' ' * len(self._prompt(mode))}^\r\n{INVALID_INPUT}\r\n\r\n")
+        return mode
+
+    def _global(self, command: str, words: list[str]) -> bool:
+        if words[0] == "hostname" and len(words) == 2:
+            self.name = words[1]
+        elif words == ["no", "hostname"] or (words[:2] == ["no", "hostname"] and len(words) == 3):
+            self.name = "Router"
+        elif words[0] == "interface" and len(words) == 2:
+            self._section = command
+            self.sections.setdefault(command, ["no ip address"])
+        elif words[:2] == ["no", "interface"] and len(words) == 3:
+            self.sections.pop(f"interface {words[2]}", None)
+        elif command in ("no ip domain lookup", "ip domain lookup"):
+            other = "ip domain lookup" if command.startswith("no ") else "no ip domain lookup"
+            self.globals_ = [g for g in self.globals_ if g != other]
+            if command.startswith("no "):
+                self.globals_.append(command)
+        else:
+            return False
+        return True
+
+    def _interface(self, command: str) -> bool:
+        assert self._section is not None
+        lines = self.sections[self._section]
+        if command.startswith("ip address "):
+            lines[:] = [x for x in lines if not x.startswith(("ip address", "no ip address"))]
+            lines.insert(0, command)
+        elif command.startswith("no ip address"):
+            lines[:] = [x for x in lines if not x.startswith(("ip address", "no ip address"))]
+            lines.insert(0, "no ip address")
+        elif command == "shutdown":
+            if "shutdown" not in lines:
+                lines.append("shutdown")
+        elif command == "no shutdown":
+            lines[:] = [x for x in lines if x != "shutdown"]
+        elif command.startswith("description "):
+            lines[:] = [x for x in lines if not x.startswith("description ")]
+            lines.insert(0, command)
+        elif command.startswith("no description"):
+            lines[:] = [x for x in lines if not x.startswith("description ")]
+        else:
+            return False
+        return True
+
+
+@dataclass
 class LinuxDevice(LabDevice):
     """A Debian-like serial/telnet login and bash prompt (with colours and bracketed paste)."""
 

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from gns3_copilot_desktop.core.undo.record import (
     RemoveNode,
+    RestoreConfig,
     RestoreLink,
     SavedEnd,
     SavedLink,
@@ -50,15 +51,17 @@ def _record(tool: str, *steps: Any) -> dict[str, Any]:
 def test_cards_offer_undo_only_for_a_record_we_can_read(qtbot: QtBot) -> None:
     view = MessageView()
     qtbot.addWidget(view)
+    restore = RestoreConfig(node_id="n1", name="PC1", read_command="show ip", lines=["clear ip"])
     made = view.end_tool(_end("c1", "create_nodes", _record("create_nodes",
                          RemoveNode(node_id="n1", name="PC1"))))  # fmt: skip
     assert made.change_undo is not None and made.change_undo.button.text() == "Undo…"
-    pushed = view.end_tool(
-        _end("c2", "configure_devices", {"undo": {**_record("create_nodes",
-             RemoveNode(node_id="n1", name="R1"))["undo"], "tool": "configure_devices"}})
-    )  # fmt: skip
+    pushed = view.end_tool(_end("c2", "configure_devices", _record("configure_devices", restore)))
     assert pushed.change_undo is not None
     assert pushed.change_undo.button.text() == "Restore this configuration…"
+    commands = _record("run_device_commands", restore)
+    ran = view.end_tool(_end("c6", "run_device_commands", commands))
+    assert ran.change_undo is not None
+    assert ran.change_undo.button.text() == "Restore this configuration…"
     junk = {"undo": {"version": 1, "tool": "x", "steps": [{"kind": "run", "cmd": "rm -rf /"}]}}
     assert view.end_tool(_end("c3", "create_nodes", junk)).change_undo is None
     assert view.end_tool(_end("c4", "list_projects", {"projects": []})).change_undo is None

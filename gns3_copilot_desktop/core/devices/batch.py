@@ -34,7 +34,7 @@ class DeviceJob:
     config_lines: tuple[str, ...] = ()
     credentials: DeviceCredentials | None = field(default=None, repr=False)
     snapshot_config: bool = False
-    """Read the running configuration before (and, with lines, after) the push, when the
+    """Read the running configuration before and after the lines and commands, when the
     device family has a command for it (`CONFIG_READ`)."""
 
 
@@ -109,10 +109,10 @@ async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
         async with console:
             before = await _read_config(console) if job.snapshot_config else None
             config = await console.push_config(job.config_lines) if job.config_lines else None
-            if before is not None and job.config_lines:
-                after = await _read_config(console)
             if job.commands:
                 results = await console.run_commands(job.commands)
+            if before is not None and (job.config_lines or job.commands):
+                after = await _read_config(console)
     except CommandRefusedError as exc:
         return DeviceOutcome(name, results, config, exc.user_message, exc.refused, before, after)
     except DeviceTimeoutError as exc:

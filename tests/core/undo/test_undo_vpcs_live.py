@@ -128,3 +128,22 @@ async def test_a_running_vpcs_deleted_comes_back_with_what_it_ran(
     _, end = await cp.change(call("start_nodes", {"nodes": ["PC2"]}), "approve")
     assert end.status == "ok", end.tool_output
     assert "IP/MASK     : 192.0.2.2/24" in await _show_ip(cp, "PC2")
+
+
+async def test_a_command_that_changes_a_device_can_be_restored_too(vpcs_copilot: Copilot) -> None:
+    """run_device_commands with a command the gate does not know as a read is approved like a
+    push, and reads the configuration around it: the address it set is cleared on restore."""
+    cp = vpcs_copilot
+    _, end = await cp.change(
+        call("run_device_commands", {"devices": [{"node": "PC1", "commands": ["ip 10.1.1.1/24"]}]}),
+        "approve",
+    )
+    assert end.status == "ok", end.tool_output
+    record = UndoRecord.from_structured(end.structured)
+    assert record is not None and record.tool == "run_device_commands"
+    [step] = record.steps
+    assert isinstance(step, RestoreConfig) and step.lines == ["clear ip"]
+    outcome = await run_undo(await plan_undo(record, cp.client, cp.project_id,
+                                             push_config=_pusher(cp)))  # fmt: skip
+    assert outcome.ok, outcome.failed
+    assert "IP/MASK     : 0.0.0.0/0" in await _show_ip(cp, "PC1")

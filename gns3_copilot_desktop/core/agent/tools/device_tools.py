@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import Field, field_validator
 
@@ -177,6 +177,8 @@ class ConfigureDevicesArgs(DeviceRunArgsBase):
 class _DeviceTool:
     """The plumbing both device tools share: nodes -> console jobs -> outcomes -> result."""
 
+    name: ClassVar[str]
+
     def __init__(self, access: DeviceAccess | None = None) -> None:
         self.access = access or DeviceAccess()
 
@@ -192,7 +194,7 @@ class _DeviceTool:
             found = await self._outcomes(ctx, args, wanted, snapshot=snapshot)
         except CopilotError as exc:
             return error_result(exc)
-        return _result(found)
+        return _result(found, self.name)
 
     async def _outcomes(
         self,
@@ -355,7 +357,7 @@ def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
     return card
 
 
-def _result(found: list[tuple[Node, DeviceOutcome]]) -> ToolResult:
+def _result(found: list[tuple[Node, DeviceOutcome]], tool: str) -> ToolResult:
     outcomes = [o for _, o in found]
     truncated = any(r.truncated for o in outcomes for r in o.results) or any(
         o.config is not None and o.config.truncated for o in outcomes
@@ -365,7 +367,7 @@ def _result(found: list[tuple[Node, DeviceOutcome]]) -> ToolResult:
     structured = {"devices": [_outcome_card(o) for o in outcomes], "failed": failed}
     return ToolResult(
         text="\n\n".join(_outcome_text(o) for o in outcomes),
-        structured=with_undo(structured, "configure_devices", _restore_steps(found)),
+        structured=with_undo(structured, tool, _restore_steps(found)),
         truncated=truncated,
         is_error=bool(failed) or rejected,
     )
@@ -425,9 +427,10 @@ class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
         return "run on " + " | ".join(parts)
 
     async def run(self, args: RunDeviceCommandsArgs, ctx: RunContext) -> ToolResult:
-        """Open each console, run the commands, cut the output."""
+        """Open each console, run the commands, cut the output. Commands that may change the
+        device run between two reads of its configuration, so the change can be restored."""
         wanted = [(d.node, tuple(d.commands), ()) for d in args.devices]
-        return await self._run_jobs(ctx, args, wanted)
+        return await self._run_jobs(ctx, args, wanted, snapshot=self.risk_for(args) != "read")
 
 
 class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):

@@ -1,0 +1,96 @@
+"""A configuration push to an IOS-like router, restored: the real GNS3 server holds the node and
+the approval path is real; the console is the telnet lab's modeled IOS device (a test double: no
+router image runs here) with a login and an enable secret from the secret store. After the
+restore the router's running configuration is exactly what it was."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from gns3_copilot_desktop.core.agent.tools.device_tools import (
+    ConfigureDevicesTool,
+    DeviceAccess,
+    DirectConsoleContext,
+)
+from gns3_copilot_desktop.core.devices import ConsoleTarget, DeviceKind
+from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
+from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
+from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
+from gns3_copilot_desktop.core.undo.apply import plan_undo, run_undo
+from gns3_copilot_desktop.core.undo.record import RestoreConfig, UndoRecord
+from tests.helpers.agent import ServiceFactory
+from tests.helpers.network_copilot import call, open_copilot
+from tests.helpers.scripted_openai import ScriptedOpenAIServer
+from tests.helpers.telnet_lab import ModeledIosDevice, TelnetLab
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio]
+
+PUSH = [
+    "hostname CORE",
+    "interface Ethernet0/1",
+    "description uplink",
+    "ip address 10.0.0.1 255.255.255.0",
+    "no shutdown",
+    "interface Loopback1",
+    "ip address 1.1.1.1 255.255.255.255",
+    "no ip domain lookup",
+]
+
+
+async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+    scripted_openai: ScriptedOpenAIServer,
+    make_service: ServiceFactory,
+    telnet_lab: TelnetLab,
+    secret_store: SecretStore,
+) -> None:
+    device = ModeledIosDevice(name="R1", interfaces=4)
+    running = await telnet_lab.start(device)
+    before = device.running_config()
+    pid = gns3_project.project_id
+    node = await gns3_client.create_node(pid, "R1", "vpcs")
+    await secret_store.set_node_credential(
+        gns3_client.base_url, pid, node.node_id, DeviceCredential("admin", "lab-password",
+                                                                  "lab-enable")
+    )  # fmt: skip
+    access = DeviceAccess(
+        secret_store=secret_store,
+        target_for=lambda n, _: ConsoleTarget(n.name, running.host, running.port, DeviceKind.IOS),
+    )
+    cp = await open_copilot(make_service, scripted_openai, gns3_client, pid, access=access)
+    _, end = await cp.change(
+        call("configure_devices", {"devices": [{"node": "R1", "lines": PUSH}]}), "approve"
+    )
+    assert end.status == "ok", end.tool_output
+    assert "hostname CORE" in device.running_config()
+    record = UndoRecord.from_structured(end.structured)
+    assert record is not None
+    [step] = record.steps
+    assert isinstance(step, RestoreConfig) and step.left_out == []
+    assert step.lines == [  # global lines first, in the order the router printed them
+        "no hostname CORE",
+        "ip domain lookup",
+        "no interface Loopback1",
+        "hostname R1",
+        "interface Ethernet0/1",
+        "no ip address 10.0.0.1 255.255.255.0",
+        "no description uplink",
+        "no ip address",
+        "shutdown",
+    ]
+
+    tool = ConfigureDevicesTool(access)
+    where = DirectConsoleContext(gns3_client, pid, gns3_client.base_url)
+
+    async def push(target: Node, lines: Sequence[str]) -> DeviceOutcome:
+        return await tool.push_lines(where, target, lines)
+
+    plan = await plan_undo(record, gns3_client, pid, push_config=push)
+    outcome = await run_undo(plan)
+    assert outcome.ok, outcome.failed
+    assert device.running_config() == before
+    assert all("lab-" not in line for line in step.lines)  # no secret in the record
