@@ -958,6 +958,7 @@ class MessageView(QScrollArea):
         card.finish(
             chunk.status or "ok", chunk.tool_output or "", chunk.duration_ms, bool(chunk.truncated)
         )
+        card.set_structured(chunk.structured)
         if chunk.tool_name == "plan_lab" and chunk.structured and card.plan_outcome is None:
             outcome = card.show_plan_outcome(chunk.structured)
             outcome.undo_requested.connect(self.plan_undo_requested.emit)
@@ -1132,6 +1133,7 @@ class MessageView(QScrollArea):
             elif isinstance(item, ToolRecord):
                 card = ToolCard(item.tool_call_id, item.tool_name, item.arguments, item.summary)
                 card.finish(item.status, item.output, item.duration_ms, item.truncated)
+                card.set_structured(item.structured)
                 if item.structured and item.tool_name != "plan_lab":
                     self._offer_undo(card, item.structured)
                 message.add_card(card)

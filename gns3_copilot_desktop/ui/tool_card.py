@@ -255,6 +255,8 @@ class ToolCard(QFrame):
         self._ticker.timeout.connect(self._refresh_header)
         self.plan_outcome: PlanOutcome | None = None
         self.change_undo: ChangeUndo | None = None
+        self.structured: dict[str, Any] | None = None
+        self.config_views: list[ReadOnlyText] = []
         self._build_header()
         self.set_state(state)
 
@@ -439,6 +441,39 @@ class ToolCard(QFrame):
         self._body = body
         self.layout().addWidget(body)  # type: ignore[union-attr]
         self._fill_output()
+        self._add_config_views()
+
+    def set_structured(self, structured: dict[str, Any] | None) -> None:
+        """The call's structured result (a push's configuration before and after, its undo)."""
+        self.structured = structured
+        if self._body is not None:
+            self._add_config_views()
+
+    def _add_config_views(self) -> None:
+        """Under the output: each device's running configuration before and after a push."""
+        if self.config_views or self._body is None or not isinstance(self.structured, dict):
+            return
+        layout = self._body.layout()
+        assert layout is not None
+        devices = self.structured.get("devices")
+        for device in devices if isinstance(devices, list) else []:
+            if not isinstance(device, dict):
+                continue
+            name = str(device.get("device") or "")
+            for key, title in (
+                ("config_before", QCoreApplication.translate("ToolCard", "%1 before (%2)")),
+                ("config_after", QCoreApplication.translate("ToolCard", "%1 after (%2)")),
+            ):
+                read = device.get(key)
+                if not isinstance(read, dict) or not isinstance(read.get("text"), str):
+                    continue
+                label = title.replace("%2", str(read.get("command") or "")).replace("%1", name)
+                caption = QLabel(label, self._body)
+                caption.setTextFormat(Qt.TextFormat.PlainText)
+                layout.addWidget(caption)
+                view = ReadOnlyText(read["text"], label, 16, self._body)
+                layout.addWidget(view)
+                self.config_views.append(view)
 
     @property
     def output_view(self) -> ReadOnlyText | None:

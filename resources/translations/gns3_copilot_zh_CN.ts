@@ -1817,7 +1817,7 @@
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1044" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1045" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -2878,7 +2878,7 @@
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="363" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="108" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
@@ -2903,61 +2903,71 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="282" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="285" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="345" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="350" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="425" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="424" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="430" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="428" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="435" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="437" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="456" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="464" />
+        <source>%1 before (%2)</source>
+        <translation>%1 之前（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="465" />
+        <source>%1 after (%2)</source>
+        <translation>%1 之后（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="491" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="543" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="545" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>

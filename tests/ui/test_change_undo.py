@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QMessageBox
+from PyQt6.QtWidgets import QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ChatChunk
@@ -71,6 +71,33 @@ def test_cards_offer_undo_only_for_a_record_we_can_read(qtbot: QtBot) -> None:
                                   structured=structured)])  # fmt: skip
     [card] = [c for c in view.findChildren(ToolCard) if c.tool_call_id == "c5"]
     assert card.change_undo is not None
+
+
+def test_a_push_card_shows_the_configuration_before_and_after(qtbot: QtBot) -> None:
+    view = MessageView()
+    qtbot.addWidget(view)
+    device = {
+        "device": "<b>R1</b>",
+        "config_before": {"command": "show running-config", "text": "hostname R1\n<i>x</i>"},
+        "config_after": {"command": "show running-config", "text": "hostname CORE"},
+    }
+    card = view.end_tool(_end("p1", "configure_devices", {"devices": [device, "junk"]}))
+    assert card.config_views == []  # built with the body, on first expand
+    card.set_expanded(True)
+    texts = [v.toPlainText() for v in card.config_views]
+    assert texts == ["hostname R1\n<i>x</i>", "hostname CORE"]
+    captions = [
+        label.text() for label in card.findChildren(QLabel) if label.text().startswith("<b>R1</b> ")
+    ]
+    assert captions == [
+        "<b>R1</b> before (show running-config)",
+        "<b>R1</b> after (show running-config)",
+    ]
+    assert all(
+        label.textFormat() == Qt.TextFormat.PlainText
+        for label in card.findChildren(QLabel)
+        if label.text().startswith("<b>R1</b>")
+    )
 
 
 @pytest.mark.gns3

@@ -77,6 +77,12 @@ async def test_a_pushed_configuration_is_restored_after_the_user_approves_the_li
     assert isinstance(step, RestoreConfig)
     assert step.lines == ["ip 192.0.2.1/24 192.0.2.254"] and step.read_command == "show ip"
     assert "IP/MASK     : 10.0.0.5/8" in await _show_ip(cp, "PC1")
+    # the card keeps the configuration before and after the push
+    assert end.structured is not None
+    [card] = end.structured["devices"]
+    assert card["config_before"]["command"] == "show ip"
+    assert "IP/MASK     : 192.0.2.1/24" in card["config_before"]["text"]
+    assert "IP/MASK     : 10.0.0.5/8" in card["config_after"]["text"]
 
     plan = await plan_undo(record, cp.client, cp.project_id, push_config=_pusher(cp))
     [action] = plan.actions

@@ -22,7 +22,12 @@ from pydantic import Field, field_validator
 
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
-from gns3_copilot_desktop.core.agent.tools.base import AgentTool, Consequence, ToolResult
+from gns3_copilot_desktop.core.agent.tools.base import (
+    AgentTool,
+    Consequence,
+    ToolResult,
+    truncate_text,
+)
 from gns3_copilot_desktop.core.agent.tools.command_risk import (
     control_characters,
     is_read_only_command,
@@ -56,6 +61,8 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.settings import ConsoleLogin
 
 MIN_OUTPUT_CHARS = 600
+CARD_CONFIG_MAX_CHARS = 64_000
+"""The running configuration kept on a push's card, before and after (secrets scrubbed)."""
 LOGIN_HINT = (
     " Tell the user to save a console login for this node (or its template) in the copilot's "
     "Settings, Console logins tab: the password goes to the OS keyring, never into the chat."
@@ -347,6 +354,13 @@ def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
     changes = config_changes(outcome)
     if changes is not None:
         card["config_diff"] = changes
+    for key, read in (
+        ("config_before", outcome.config_before),
+        ("config_after", outcome.config_after),
+    ):
+        if read is not None and changes is not None:
+            text, cut = truncate_text(read.output, CARD_CONFIG_MAX_CHARS)
+            card[key] = {"command": read.command, "text": text, "truncated": cut}
     if outcome.config is not None:
         card["config"] = {
             "lines": outcome.config.lines,
