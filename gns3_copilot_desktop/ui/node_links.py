@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape
 from typing import Protocol
 from urllib.parse import quote, unquote
 
@@ -82,6 +83,27 @@ _active: NodeLinks | None = None
 def linked(markdown: str) -> str:
     """``markdown`` with the current project's node names as links (as it is without them)."""
     return linkify(markdown, _active.names) if _active is not None else markdown
+
+
+def mentioned_nodes(texts: list[str]) -> list[str]:
+    """The current project's node names that appear as whole words in ``texts`` (sorted)."""
+    names = _active.names if _active is not None else set()
+    safe = [n for n in names if SAFE_NAME.fullmatch(n)]
+    if not safe:
+        return []
+    joined = "\n".join(texts)
+    return sorted(
+        n for n in safe if re.search(r"(?<![\w.\-])" + re.escape(n) + r"(?![\w\-]|\.\w)", joined)
+    )
+
+
+def node_anchors(names: list[str]) -> str:
+    """``names`` as rich-text links a click on which shows the node's menu."""
+    return ", ".join(
+        f"<a href='{SCHEME}:{quote(name)}'>{escape(name)}</a>"
+        for name in names
+        if SAFE_NAME.fullmatch(name)
+    )
 
 
 class NodeLinks(QObject):

@@ -257,6 +257,7 @@ class ToolCard(QFrame):
         self.change_undo: ChangeUndo | None = None
         self.structured: dict[str, Any] | None = None
         self.config_views: list[ReadOnlyText] = []
+        self.nodes_label: QLabel | None = None
         self._build_header()
         self.set_state(state)
 
@@ -418,9 +419,25 @@ class ToolCard(QFrame):
         self.expanded_changed.emit(expanded)
 
     def _build_body(self) -> None:
+        from gns3_copilot_desktop.ui.node_links import mentioned_nodes, node_anchors
+
         body = QWidget(self)
         layout = QVBoxLayout(body)
         layout.setContentsMargins(22, 0, 0, 4)
+        names = mentioned_nodes([self.summary, json.dumps(self.arguments, ensure_ascii=False)])
+        if names:
+            # the nodes the call is about, as links: a click opens the node's menu (console, and
+            # Show in GNS3 when docked); names are whole known node names, escaped
+            self.nodes_label = QLabel(
+                QCoreApplication.translate("ToolCard", "Nodes: %1").replace(
+                    "%1", node_anchors(names)
+                ),
+                body,
+            )
+            self.nodes_label.setTextFormat(Qt.TextFormat.RichText)
+            self.nodes_label.setOpenExternalLinks(True)
+            self.nodes_label.setWordWrap(True)
+            layout.addWidget(self.nodes_label)
         layout.addWidget(QLabel(QCoreApplication.translate("ToolCard", "Arguments"), body))
         args = json.dumps(self.arguments, indent=2, ensure_ascii=False)
         self.arguments_view = ReadOnlyText(

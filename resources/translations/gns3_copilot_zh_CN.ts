@@ -1824,22 +1824,22 @@
 </context><context>
     <name>NodeLinks</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="156" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="164" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="186" />
         <source>%1 is not running.</source>
         <translation>%1 未在运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="189" />
         <source>%1 has no telnet console.</source>
         <translation>%1 没有 telnet 控制台。</translation>
     </message>
@@ -2878,7 +2878,7 @@
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="364" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="108" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
@@ -2903,71 +2903,76 @@
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="282" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="283" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="285" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="286" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="346" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="427" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <source>Nodes: %1</source>
+        <translation>节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="441" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="430" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="447" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="452" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="454" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="481" />
         <source>%1 before (%2)</source>
         <translation>%1 之前（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="482" />
         <source>%1 after (%2)</source>
         <translation>%1 之后（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="508" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="560" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="545" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="562" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>

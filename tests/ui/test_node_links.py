@@ -4,7 +4,7 @@ mechanism) and, docked in GNS3, Show in GNS3."""
 
 from __future__ import annotations
 
-from PyQt6.QtCore import QObject, QUrl, pyqtSlot
+from PyQt6.QtCore import QObject, Qt, QUrl, pyqtSlot
 from PyQt6.QtGui import QDesktopServices
 from PyQt6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
@@ -101,3 +101,34 @@ def test_a_node_link_opens_its_console_or_says_why_not(qtbot: QtBot) -> None:
     finally:
         links.close()
         QDesktopServices.unsetUrlHandler("telnet")
+
+
+def test_a_tool_cards_nodes_are_links(qtbot: QtBot) -> None:
+    from gns3_copilot_desktop.ui.tool_card import ToolCard
+
+    links = NodeLinks()
+    try:
+        links.set_nodes([_node("PC1", "started"), _node("SW1", "started"), _node("PC10", "x")])
+        card = ToolCard(
+            "c1",
+            "delete_links",
+            {"links": [{"node_a": "PC1", "node_b": "SW1"}], "note": "<b>PC10x</b>"},
+            "delete link PC1 <-> SW1",
+        )
+        qtbot.addWidget(card)
+        card.set_expanded(True)
+        label = card.nodes_label
+        assert label is not None and label.openExternalLinks()
+        assert label.textFormat() == Qt.TextFormat.RichText
+        assert label.text() == (
+            "Nodes: <a href='gns3-node:PC1'>PC1</a>, <a href='gns3-node:SW1'>SW1</a>"
+        )  # PC10 is not a word of the call; the markup in the arguments is not a name
+        QDesktopServices.openUrl(QUrl("gns3-node:SW1"))  # what a click on the link does
+        assert links.menu is not None and links.menu.title() == "SW1"
+
+        quiet = ToolCard("c2", "list_projects", {}, "List projects")
+        qtbot.addWidget(quiet)
+        quiet.set_expanded(True)
+        assert quiet.nodes_label is None
+    finally:
+        links.close()
