@@ -94,3 +94,47 @@ async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
     assert outcome.ok, outcome.failed
     assert device.running_config() == before
     assert all("lab-" not in line for line in step.lines)  # no secret in the record
+
+
+async def test_a_restore_with_a_destructive_line_never_reaches_the_router(
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+    telnet_lab: TelnetLab,
+    secret_store: SecretStore,
+) -> None:
+    """Restore lines come from what a device printed: a hostile router that printed
+    ``do reload`` in its configuration gets nothing pushed, not even the harmless lines."""
+    device = ModeledIosDevice(name="R1", interfaces=2)
+    running = await telnet_lab.start(device)
+    pid = gns3_project.project_id
+    node = await gns3_client.create_node(pid, "R1", "vpcs")
+    await secret_store.set_node_credential(
+        gns3_client.base_url, pid, node.node_id, DeviceCredential("admin", "lab-password",
+                                                                  "lab-enable")
+    )  # fmt: skip
+    access = DeviceAccess(
+        secret_store=secret_store,
+        target_for=lambda n, _: ConsoleTarget(n.name, running.host, running.port, DeviceKind.IOS),
+    )
+    tool = ConfigureDevicesTool(access)
+    where = DirectConsoleContext(gns3_client, pid, gns3_client.base_url)
+
+    async def push(target: Node, lines: Sequence[str]) -> DeviceOutcome:
+        return await tool.push_lines(where, target, lines)
+
+    record = UndoRecord(
+        tool="configure_devices",
+        steps=[
+            RestoreConfig(
+                node_id=node.node_id,
+                name="R1",
+                read_command="show running-config",
+                lines=["hostname CORE", "do reload"],
+            )
+        ],
+    )
+    plan = await plan_undo(record, gns3_client, pid, push_config=push)
+    assert plan.actions[0].lines == ("hostname CORE", "do reload")  # shown to the user first
+    outcome = await run_undo(plan)
+    assert not outcome.ok and "reload" in (outcome.failed or "")
+    assert device.name == "R1" and not any("reload" in line for line in device.received)
