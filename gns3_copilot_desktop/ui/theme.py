@@ -200,7 +200,7 @@ def _palette(colours: dict[QPalette.ColorRole, str]) -> QPalette:
 def dark_palette() -> QPalette:
     """A dark palette like the ones desktop environments ship."""
     r = QPalette.ColorRole
-    return _palette(
+    palette = _palette(
         {
             r.Window: "#202124",
             r.WindowText: "#e8eaed",
@@ -220,6 +220,10 @@ def dark_palette() -> QPalette:
             r.Light: "#4a4d51",
         }
     )
+    # Desktop dark themes grey out what cannot be used (a finished Undo, a busy button).
+    for role in (r.WindowText, r.Text, r.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#80868b"))
+    return palette
 
 
 def light_palette() -> QPalette:
