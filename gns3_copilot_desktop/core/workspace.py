@@ -613,3 +613,8 @@ class Workspace:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        if self._model_cache is not None:
+            from gns3_copilot_desktop.core.agent.model_factory import close_chat_model
+
+            await close_chat_model(self._model_cache[1])
+            self._model_cache = None

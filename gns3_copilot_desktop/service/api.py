@@ -42,7 +42,11 @@ from starlette.routing import Route
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
 from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
-from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.model_factory import (
+    LlmConfig,
+    close_chat_model,
+    create_base_model,
+)
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.errors import (
@@ -162,6 +166,9 @@ class ChatService:
         await self._manager.close()
         if self._owners is not None:
             await self._owners.close()
+        for model in self._models.values():
+            await close_chat_model(model)
+        self._models.clear()
 
     async def _open_service(self, project_id: str) -> AgentService:
         if is_postgres_url(self.config.database):

@@ -620,7 +620,7 @@ class ScriptedOpenAIServer:
         """A real ``ChatOpenAI`` pointed at this server (no retries, usage streamed)."""
         from langchain_openai import ChatOpenAI
 
-        from gns3_copilot_desktop.core.agent.model_factory import OPENAI_STREAM_OPTIONS
+        from gns3_copilot_desktop.core.agent.model_factory import openai_client_options
 
         kwargs: dict[str, Any] = {
             "model": "gpt-4o-mini",
@@ -629,7 +629,7 @@ class ScriptedOpenAIServer:
             "max_retries": 0,
             "timeout": 30,  # generous: a loaded CI machine must not turn a stall into a timeout
             "stream_usage": True,
-            **OPENAI_STREAM_OPTIONS,  # as the app builds it
+            **openai_client_options(),  # as the app builds it
         }
         kwargs.update(overrides)
         return ChatOpenAI(**kwargs)

@@ -276,6 +276,29 @@ ApiKeyLookup = Callable[[str], Awaitable[str | None]]
 OPENAI_STREAM_OPTIONS: dict[str, Any] = {"stream_chunk_timeout": None}
 
 
+def openai_client_options() -> dict[str, Any]:
+    """What every OpenAI-like model is built with: `OPENAI_STREAM_OPTIONS`, and a connection
+    pool of its own.
+
+    Without its own pool, langchain-openai shares one per base URL from a process-wide cache of
+    128; an entry pushed out of it closes itself from a finalizer on whatever event loop runs
+    at that moment, which fails ("Event loop is closed") when its connections were made on
+    another loop that has ended (the copilot service's thread, an earlier test). A pool per
+    model is closed with it (`close_chat_model`)."""
+    from openai import DefaultAsyncHttpxClient
+
+    return {**OPENAI_STREAM_OPTIONS, "http_async_client": DefaultAsyncHttpxClient()}
+
+
+async def close_chat_model(model: object) -> None:
+    """Close the connection pool a model built by `create_base_model` holds (when it has one
+    of its own); call it on the loop the model was used on."""
+    client = getattr(model, "http_async_client", None)
+    close = getattr(client, "aclose", None)
+    if close is not None:
+        await close()
+
+
 def create_base_model(config: LlmConfig) -> BaseChatModel:
     """Build the chat model for ``config`` (no network call is made here)."""
     key = config.api_key.get_secret_value() if config.api_key else None
@@ -311,7 +334,7 @@ def _openai_like_model(config: LlmConfig, key: str | None, common: dict[str, Any
         raise ModelConfigError(_missing_key_text(config))
     kwargs: dict[str, Any] = {**common, "api_key": key, "timeout": config.timeout_s}
     kwargs["stream_usage"] = True  # usage arrives in the last chunk of every stream
-    kwargs.update(OPENAI_STREAM_OPTIONS)
+    kwargs.update(openai_client_options())
     if config.max_tokens is not None:
         kwargs["max_tokens"] = config.max_tokens
     if base_url:

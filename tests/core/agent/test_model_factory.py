@@ -25,6 +25,7 @@ from gns3_copilot_desktop.core.agent.model_factory import (
     NO_KEY_PLACEHOLDER,
     LlmConfig,
     check_tool_support,
+    close_chat_model,
     create_base_model,
     list_ollama_models,
     map_provider_error,
@@ -478,3 +479,46 @@ async def test_long_provider_errors_are_one_sentence_with_the_raw_text_as_detail
     assert error.kind == kind and fragment in error.user_message
     assert len(error.user_message) < 400 and "Try again" not in error.user_message
     assert turn.error is not None and turn.error.message[:200] in error.details
+
+
+@pytest.mark.asyncio
+async def test_a_model_used_on_an_ended_loop_leaves_nothing_to_close_on_the_next(
+    scripted_openai: ScriptedOpenAIServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A model used on one event loop (the copilot service's thread, an earlier test) and dropped
+    while another runs: langchain-openai's shared, cached pool closed itself from a finalizer on
+    the running loop, and failed ("Event loop is closed", seen 4 times in one fresh-clone run).
+    Each model has a pool of its own now, which no finalizer closes on the wrong loop."""
+    import gc
+    import threading
+
+    from langchain_openai.chat_models import _client_utils
+
+    config = LlmConfig(
+        provider="openai_compatible", model="qwen2.5", base_url=scripted_openai.base_url
+    )
+    scripted_openai.push(ScriptedTurn.text("from the other loop"))
+    answers: list[str] = []
+
+    def other_loop() -> None:
+        async def ask() -> None:
+            model = create_base_model(config)
+            answers.append(str((await model.ainvoke([HumanMessage("hi")])).content))
+
+        asyncio.run(ask())  # its loop ends here, with the connection it opened
+
+    thread = threading.Thread(target=other_loop)
+    thread.start()
+    thread.join(30)
+    assert answers == ["from the other loop"]
+    _client_utils._cached_async_httpx_client.cache_clear()  # as an eviction from the cache does
+    gc.collect()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    gc.collect()
+    assert not [r for r in caplog.records if "Event loop is closed" in r.getMessage()
+                or "never retrieved" in r.getMessage()]  # fmt: skip
+    model = create_base_model(config)
+    assert model.http_async_client is not None  # a pool of its own
+    await close_chat_model(model)
+    assert model.http_async_client.is_closed
