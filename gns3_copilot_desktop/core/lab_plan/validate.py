@@ -25,6 +25,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 )
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, Node, Port, Template
+from gns3_copilot_desktop.core.lab_plan.consistency import subnet_problems, usable_host
 from gns3_copilot_desktop.core.lab_plan.render import (
     InterfaceAddress,
     platform_for,
@@ -376,22 +377,8 @@ class _Checker:
 
     def addressing(self) -> dict[str, list[InterfaceAddress]]:
         subnets = self.spec.subnets
-        names: set[str] = set()
-        for s in subnets:
-            if s.name.casefold() in names:
-                self.problem(f"The plan defines the subnet {s.name} twice.")
-            names.add(s.name.casefold())
-            if s.gateway is not None and not _usable(s.gateway, s.prefix):
-                self.problem(
-                    f"The gateway {s.gateway} of subnet {s.name} is not a host address "
-                    f"of {s.prefix}."
-                )
-        for i, s in enumerate(subnets):
-            for t in subnets[i + 1 :]:
-                if s.prefix.overlaps(t.prefix):
-                    self.problem(
-                        f"The subnets {s.name} ({s.prefix}) and {t.name} ({t.prefix}) overlap."
-                    )
+        for text in subnet_problems(subnets):
+            self.problem(text)
         result: dict[str, list[InterfaceAddress]] = {}
         seen_ips: dict[ipaddress.IPv4Address, str] = {}
         seen_ifaces: set[tuple[str, str]] = set()
@@ -401,7 +388,7 @@ class _Checker:
             subnet = next((s for s in subnets if item.address.network == s.prefix), None)
             if subnet is None:
                 self.problem(f"The address {where} is not inside any subnet of the plan.")
-            elif not _usable(item.address.ip, subnet.prefix):
+            elif not usable_host(item.address.ip, subnet.prefix):
                 self.problem(
                     f"The address {where} is the network or broadcast address of {subnet.prefix}."
                 )
@@ -448,14 +435,6 @@ class _Checker:
                         f"but {name} gets no address."
                     )
         return result
-
-
-def _usable(ip: ipaddress.IPv4Address, net: ipaddress.IPv4Network) -> bool:
-    if ip not in net:
-        return False
-    if net.prefixlen >= 31:
-        return True
-    return ip not in (net.network_address, net.broadcast_address)
 
 
 def validate_plan(
