@@ -6,6 +6,8 @@ The card is built around what is about to happen to the lab, not around JSON:
   "deletes R1 and its 1 link") and its arguments as a person reads them: configuration lines and
   commands as monospace blocks per device (editable in place), node names as chips, lists as
   lists; defaults and internals (timeouts, credentials, null positions) are folded under Details;
+- a lab plan shows its drawing and tables; "Edit plan" turns the tables into editable ones
+  (`ui.plan_editor`), and Approve stays off while the edited plan does not validate;
 - each call has its own Approve / Reject pair (Reject asks for an optional reason inline);
   batches add Approve all / Reject all. Nothing is a default button, and the card never takes
   the keyboard focus from the message box: typing there never decides a card;
@@ -44,6 +46,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backend import UserDecision
 from gns3_copilot_desktop.ui.core_text import argument_name, core_text
+from gns3_copilot_desktop.ui.plan_editor import PlanEditor
 from gns3_copilot_desktop.ui.plan_view import PlanView
 from gns3_copilot_desktop.ui.theme import colors
 
@@ -343,6 +346,20 @@ class ApprovalItem(QFrame):
         self.edit_button.setCheckable(True)
         tools_row.addWidget(self.details_button)
         tools_row.addWidget(self.edit_button)
+        # A plan is edited as its tables ("Edit plan"), not as the spec's JSON arguments.
+        self.plan_editor: PlanEditor | None = None
+        self._body_layout = layout
+        self.edit_plan_button = QToolButton(self.body)
+        self.edit_plan_button.setText(QCoreApplication.translate("PlanView", "Edit plan"))
+        self.edit_plan_button.setToolTip(
+            QCoreApplication.translate(
+                "PlanView", "Change the plan's nodes, links and addressing before approving it"
+            )
+        )
+        self.edit_plan_button.setCheckable(True)
+        self.edit_plan_button.setVisible(self.plan_view is not None)
+        self.edit_plan_button.toggled.connect(self._toggle_plan_edit)
+        tools_row.addWidget(self.edit_plan_button)
         tools_row.addStretch(1)
         layout.addLayout(tools_row)
         self.details_label = QLabel("<br>".join(detail_rows), self.body)
@@ -373,7 +390,7 @@ class ApprovalItem(QFrame):
         self.form_widget.hide()
         layout.addWidget(self.form_widget)
         self.edit_button.toggled.connect(self._toggle_edit)
-        self.edit_button.setVisible(bool(self.fields))
+        self.edit_button.setVisible(bool(self.fields) and self.plan_view is None)
 
         buttons = QHBoxLayout()
         self.approve = QPushButton(QCoreApplication.translate("ApprovalCard", "Approve"), self.body)
@@ -498,10 +515,46 @@ class ApprovalItem(QFrame):
         self.details_button.setVisible(not editing and bool(self.details_label.text()))
         self.details_label.setVisible(not editing and self.details_button.isChecked())
 
+    def _toggle_plan_edit(self, editing: bool) -> None:
+        """Show the plan's editable tables instead of its read-only ones (edits are kept when
+        closed, and count only while shown: what the card shows is what Approve runs)."""
+        if self.plan_view is None:
+            return
+        self.edit_plan_button.setText(
+            QCoreApplication.translate("PlanView", "Use the plan as proposed")
+            if editing
+            else QCoreApplication.translate("PlanView", "Edit plan")
+        )
+        if editing and self.plan_editor is None:
+            self.plan_editor = PlanEditor(
+                self.request.arguments, self.request.plan or {}, self.body
+            )
+            self.plan_editor.changed.connect(self._refresh_approve)
+            at = self._body_layout.indexOf(self.plan_view) + 1
+            self._body_layout.insertWidget(at, self.plan_editor)
+        self.plan_view.tables.setVisible(not editing)
+        if self.plan_editor is not None:
+            self.plan_editor.setVisible(editing)
+        self._refresh_approve()
+
+    def _editing_plan(self) -> bool:
+        return self.plan_editor is not None and self.edit_plan_button.isChecked()
+
+    def approvable(self) -> bool:
+        """False while the plan's tables are edited into a plan that does not validate."""
+        return not (self._editing_plan() and self.plan_editor and self.plan_editor.problem)
+
+    def _refresh_approve(self) -> None:
+        if self.reason_row.isHidden():  # a Reject being confirmed keeps Approve off
+            self.approve.setEnabled(self.approvable())
+
     # --- what the user decided -----------------------------------------------------------
 
     def edited_arguments(self) -> dict[str, Any] | None:
         """The arguments if the user changed any, else None."""
+        if self.plan_view is not None:
+            editor = self.plan_editor
+            return editor.edited_spec() if editor is not None and self._editing_plan() else None
         values = {f.name: f.value() for f in self.fields}
         changed = {k: v for k, v in values.items() if v != self._initial[k]}
         merged = {**self.request.arguments, **changed}
@@ -520,6 +573,8 @@ class ApprovalItem(QFrame):
         return self.choice
 
     def _approve_clicked(self) -> None:
+        if not self.approvable():
+            return  # an edited plan that does not validate is never sent
         self.decide(
             UserDecision(
                 self.request.tool_call_id,
@@ -537,7 +592,7 @@ class ApprovalItem(QFrame):
 
     def _cancel_reject(self) -> None:
         self.reason_row.hide()
-        self.approve.setEnabled(True)
+        self.approve.setEnabled(self.approvable())
         self.reject.setEnabled(True)
         self.reject.setFocus(Qt.FocusReason.OtherFocusReason)
 

@@ -16,175 +16,175 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="60" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="61" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="62" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="87" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="218" />
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="220" />
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="257" />
         <source>Destructive: %1</source>
         <translation>破坏性操作：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="256" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="259" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="339" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="342" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="345" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="379" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="427" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="398" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="400" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="386" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="413" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="419" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="434" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="437" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="448" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="454" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="478" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="480" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="474" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="491" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="477" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="494" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="496" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="612" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="618" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="567" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="622" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="648" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="653" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="669" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="672" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="720" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -1846,6 +1846,194 @@
 </context><context>
     <name>PlanView</name>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="526" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="353" />
+        <source>Edit plan</source>
+        <translation>编辑计划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="355" />
+        <source>Change the plan's nodes, links and addressing before approving it</source>
+        <translation>批准之前修改计划中的节点、链路和地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="524" />
+        <source>Use the plan as proposed</source>
+        <translation>改用原始计划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="40" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="41" />
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="42" />
+        <source>X</source>
+        <translation>X</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="43" />
+        <source>Y</source>
+        <translation>Y</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="44" />
+        <source>Platform</source>
+        <translation>平台</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
+        <source>OSPF</source>
+        <translation>OSPF</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="51" />
+        <source>Node A</source>
+        <translation>节点 A</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="52" />
+        <source>Port A</source>
+        <translation>端口 A</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="53" />
+        <source>Node B</source>
+        <translation>节点 B</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="54" />
+        <source>Port B</source>
+        <translation>端口 B</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="55" />
+        <source>Subnet</source>
+        <translation>子网</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="62" />
+        <source>Prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="63" />
+        <source>Gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="69" />
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="70" />
+        <source>Interface</source>
+        <translation>接口</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="71" />
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="117" />
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="120" />
+        <source>Add node</source>
+        <translation>添加节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="121" />
+        <source>Remove node</source>
+        <translation>删除节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="128" />
+        <source>Add link</source>
+        <translation>添加链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
+        <source>Remove link</source>
+        <translation>删除链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="140" />
+        <source>Subnets</source>
+        <translation>子网</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="144" />
+        <source>Add subnet</source>
+        <translation>添加子网</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="148" />
+        <source>Remove subnet</source>
+        <translation>删除子网</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="156" />
+        <source>Addressing</source>
+        <translation>地址规划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="160" />
+        <source>Add address</source>
+        <translation>添加地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="164" />
+        <source>Remove address</source>
+        <translation>删除地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="177" />
+        <source>The drawing shows the plan as proposed. When you approve, your edits are checked against the project and compared with it again before anything changes.</source>
+        <translation>上图显示的是原始计划。批准后，会先根据项目重新检查并比较你的修改，然后才做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="277" />
+        <source>%1, row %2, %3</source>
+        <translation>%1，第 %2 行，%3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="279" />
+        <source>%1, row %2</source>
+        <translation>%1，第 %2 行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="283" />
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="71" />
         <source>new</source>
         <translation>新增</translation>
@@ -1861,65 +2049,15 @@
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="113" />
-        <source>Nodes</source>
-        <translation>节点</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="115" />
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
-        <source>Template</source>
-        <translation>模板</translation>
-    </message>
-    <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="122" />
-        <source>Links</source>
-        <translation>链路</translation>
-    </message>
-    <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="124" />
         <source>Ends</source>
         <translation>两端</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
-        <source>Subnet</source>
-        <translation>子网</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="131" />
-        <source>Addressing</source>
-        <translation>地址规划</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
-        <source>Node</source>
-        <translation>节点</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
-        <source>Interface</source>
-        <translation>接口</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
-        <source>Address</source>
-        <translation>地址</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
-        <source>Gateway</source>
-        <translation>网关</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="141" />
