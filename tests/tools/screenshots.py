@@ -12,7 +12,8 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -291,8 +292,14 @@ def plan_request() -> ApprovalRequest:
 
 
 async def shoot_plan(
-    out: Path, name: str = "plan-approval", width: int = 1000, dock_width: int = 460
+    out: Path,
+    name: str = "plan-approval",
+    width: int = 1000,
+    dock_width: int = 460,
+    edit: bool = False,
 ) -> None:
+    """The plan's approval card; with `edit`, its tables opened by Edit plan and PC4 renamed
+    (the links and addressing follow)."""
     backend = ScriptedBackend()
     backend.add_turn(
         content("Here is the plan for the second LAN: one approval applies it all."),
@@ -304,6 +311,16 @@ async def shoot_plan(
     await wait_until(
         lambda: dock.panel.view.card("plan1") is not None and not dock.panel.composer.running
     )
+    if edit:
+        from gns3_copilot_desktop.ui.approval_card import ApprovalItem
+
+        [item] = window.findChildren(ApprovalItem)
+        item.edit_plan_button.click()
+        assert item.plan_editor is not None
+        name_cell = item.plan_editor.nodes.item(2, 0)
+        assert name_cell is not None
+        name_cell.setText("PC5")
+        await asyncio.sleep(0.1)
     dock.panel.view.jump_to_latest()
     await grab(window, name, out)
     window.close()
@@ -660,8 +677,9 @@ async def shoot_practice(out: Path, stage: str, name: str = "") -> None:
     window.close()
 
 
-async def shoot_chinese(out: Path) -> None:
-    """The dock with the shipped Simplified Chinese translation (and a Chinese conversation)."""
+@contextmanager
+def chinese() -> Iterator[None]:
+    """The shipped Simplified Chinese translation installed while the block runs."""
     app = QApplication.instance()
     assert app is not None
     translator = QTranslator()
@@ -669,6 +687,20 @@ async def shoot_chinese(out: Path) -> None:
         raise RuntimeError("the zh_CN translation did not load")
     app.installTranslator(translator)
     try:
+        yield
+    finally:
+        app.removeTranslator(translator)
+
+
+async def shoot_plan_edit_chinese(out: Path) -> None:
+    """Edit plan at 360 px in Simplified Chinese."""
+    with chinese():
+        await shoot_plan(out, "zh-CN-plan-edit", 800, 360, edit=True)
+
+
+async def shoot_chinese(out: Path) -> None:
+    """The dock with the shipped Simplified Chinese translation (and a Chinese conversation)."""
+    with chinese():
         await shoot_streaming(out, "zh-CN-streaming", 460, ANSWER_ZH, QUESTION_ZH)
         await shoot_history(out, "zh-CN-wide-sessions", 1400, 900, ANSWER_ZH)
         await shoot_approval(out, "zh-CN-approval-narrow", 800, 360)
@@ -678,8 +710,6 @@ async def shoot_chinese(out: Path) -> None:
         await shoot_lab(out, "zh-CN-lab-card", 360)
         await shoot_undo(out, "zh-CN-undo", 460)
         await shoot_practice(out, "trainer", "zh-CN-practice-trainer")
-    finally:
-        app.removeTranslator(translator)
 
 
 async def main(out: Path, only: str | None = None) -> None:
@@ -698,6 +728,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("error-actions", lambda: shoot_error_actions(out)),
         ("plan-approval", lambda: shoot_plan(out)),
         ("plan-narrow", lambda: shoot_plan(out, "plan-narrow", 800, 360)),
+        ("plan-edit", lambda: shoot_plan(out, "plan-edit", 800, 360, edit=True)),
         ("lab-card", lambda: shoot_lab(out)),
         ("lab-card-narrow", lambda: shoot_lab(out, "lab-card-narrow", 360)),
         ("undo", lambda: shoot_undo(out)),
@@ -706,6 +737,7 @@ async def main(out: Path, only: str | None = None) -> None:
         ("narrow-streaming", lambda: shoot_streaming(out, "narrow-streaming", 360)),
         ("wide-sessions", lambda: shoot_history(out, "wide-sessions", 1400, 900)),
         ("zh-CN", lambda: shoot_chinese(out)),
+        ("zh-CN-plan-edit", lambda: shoot_plan_edit_chinese(out)),
         ("practice-trainer", lambda: shoot_practice(out, "trainer")),
         ("practice-active", lambda: shoot_practice(out, "active")),
         ("practice-checks", lambda: shoot_practice(out, "checks")),
@@ -721,6 +753,7 @@ async def main(out: Path, only: str | None = None) -> None:
         await shoot_approval(out, "dark-approval")
         await shoot_error_actions(out, "dark-error-actions")
         await shoot_plan(out, "dark-plan-approval")
+        await shoot_plan(out, "dark-plan-edit", 800, 360, edit=True)
         await shoot_lab(out, "dark-lab-card")
         await shoot_undo(out, "dark-undo")
     app.setPalette(QPalette())
