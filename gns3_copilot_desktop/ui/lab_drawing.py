@@ -5,11 +5,18 @@ as it runs (a status dot per node, suspended links dashed). The GNS3 coordinates
 widget's width (never enlarged), the icons and labels keep their size so the drawing stays readable
 in a 360 px dock; the height follows the width. Colours come from the palette (light, dark, the
 GNS3 GUI's charcoal) except the state hues, chosen readable on either background.
+
+Labels are laid out before anything is painted: names under their icons, then each port along its
+link next to its node (interface names abbreviated, ``GigabitEthernet0/1`` as ``Gi0/1``), then each
+subnet mid-link. A label goes on the first of a few spots where it hides no icon and no other label
+and stays inside the widget; with no such spot it is left out, never drawn over something (the
+tooltips and the tables under the drawing keep every full name).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
@@ -42,6 +49,14 @@ LEGEND_H = 22
 
 ROUTER_TYPES = frozenset({"dynamips", "iou"})
 SWITCH_TYPES = frozenset({"ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch"})
+GAP = 2
+"""Free pixels kept around every label, so that neighbours never touch."""
+MAX_TIP_LINKS = 16
+"""A node's tooltip lists at most this many of its links."""
+PORT_WIDTH = 90
+SUBNET_WIDTH = 110
+"""The widest a port or subnet label may be (longer ones are elided in the middle)."""
+
 HOST_TYPES = frozenset({"vpcs", "docker", "traceng"})
 CLOUD_TYPES = frozenset({"cloud", "nat"})
 
@@ -71,10 +86,106 @@ def status_colour(status: str, palette: QPalette) -> QColor:
     )
 
 
+_LONG_PORT = re.compile(r"([A-Za-z][A-Za-z-]{5,})(\d[\w/.:-]*)")
+
+
+def short_port(name: str) -> str:
+    """An interface name as the drawing writes it: a word of six letters or more before the
+    number becomes its first two letters (``GigabitEthernet0/1`` -> ``Gi0/1``, ``Serial1/0`` ->
+    ``Se1/0``) and plain ``Ethernet`` an ``e`` (``Ethernet0/0`` -> ``e0/0``, as GNS3 writes
+    short names); shorter names (``eth0``, ``f0/0``) stay as they are."""
+    match = _LONG_PORT.fullmatch(name.strip())
+    if match is None:
+        return name
+    word, number = match.groups()
+    if word.lower() == "ethernet":
+        return "e" + number
+    return word[0].upper() + word[1].lower() + number
+
+
 @dataclass(frozen=True)
 class _Placed:
     node: PictureNode
     centre: QPointF
+
+
+@dataclass(frozen=True)
+class _Label:
+    kind: str
+    """name / address / port / subnet"""
+    rect: QRectF
+    text: str
+    state: str
+    """The state of the node or link it belongs to (its text takes that hue)."""
+    owner: str = ""
+    """The node a name or address belongs to."""
+
+
+class _Room:
+    """The free space of a drawing: where a label can go without hiding an icon or another
+    label, preferably without covering a line it does not belong to."""
+
+    def __init__(
+        self, bounds: QRectF, taken: list[QRectF], lines: list[tuple[QPointF, QPointF]]
+    ) -> None:
+        self.bounds = bounds
+        self.taken = taken
+        self.lines = lines
+        self.yielding: list[QRectF] = []
+        """Taken by labels that give way to a port with no other room (addresses)."""
+        self.pushed_aside: list[QRectF] = []
+        """What yielded (those labels are left out)."""
+
+    def fits(self, rect: QRectF, beside: QRectF | None = None, pushing: bool = False) -> bool:
+        """Whether ``rect`` is inside the bounds and clear of everything taken (it may touch
+        ``beside``: an address under its name; and, ``pushing``, overlap what yields)."""
+        padded = rect.adjusted(-GAP, -GAP, GAP, GAP)
+        return self.bounds.contains(rect) and not any(
+            padded.intersects(t)
+            for t in self.taken
+            if t is not beside and not (pushing and any(t is y for y in self.yielding))
+        )
+
+    def push_aside(self, rect: QRectF) -> None:
+        """Free what yields where ``rect`` goes (its labels are then left out)."""
+        padded = rect.adjusted(-GAP, -GAP, GAP, GAP)
+        for taken in [y for y in self.yielding if padded.intersects(y)]:
+            self.yielding.remove(taken)
+            self.pushed_aside.append(taken)
+            self.taken = [t for t in self.taken if t is not taken]
+
+    def crosses_a_line(self, rect: QRectF, own: int) -> bool:
+        """Whether ``rect`` covers part of a line other than line number ``own``."""
+        return any(_crosses(rect, a, b) for i, (a, b) in enumerate(self.lines) if i != own)
+
+    def first_free(
+        self, size: QSize, spots: list[tuple[QPointF, bool]], own: int, pushing: bool = False
+    ) -> QRectF | None:
+        """The best of ``spots`` (centre, on the label's own line) that is free, and take it:
+        one that covers no other line before one that does (allowed only on its own line, which
+        it still reads as part of), on the line before beside it, free before one that pushes
+        aside what yields (``pushing``), then in the order given. None when none is free."""
+        best: tuple[tuple[bool, bool, bool, int], QRectF, bool] | None = None
+        for index, (centre, on_line) in enumerate(spots):
+            rect = QRectF(0, 0, size.width(), size.height())
+            rect.moveCenter(centre)
+            if self.fits(rect):
+                push = False
+            elif pushing and self.fits(rect, pushing=True):
+                push = True
+            else:
+                continue
+            crosses = self.crosses_a_line(rect, own)
+            rank = (crosses, not on_line, push, index)
+            if (on_line or not crosses) and (best is None or rank < best[0]):
+                best = (rank, rect, push)
+        if best is None:
+            return None
+        _, found, push = best
+        if push:
+            self.push_aside(found)
+        self.taken.append(found)
+        return found
 
 
 class LabDrawing(QWidget):
@@ -86,8 +197,7 @@ class LabDrawing(QWidget):
         super().__init__(parent)
         self._picture = LabPicture(nodes=(), links=())
         self._placed: dict[str, _Placed] = {}
-        self._subnets_drawn: set[str] = set()
-        self._taken: list[QRectF] = []
+        self._labels: tuple[tuple[int, int, str, float], list[_Label]] | None = None
         self._pressed: str | None = None
         self.drawn_labels: list[tuple[str, QRectF, str]] = []
         """What the last paint wrote: (name / address / port / subnet, where, text)."""
@@ -112,6 +222,7 @@ class LabDrawing(QWidget):
         self.setAccessibleDescription(describe(picture))
         self.setToolTip("")
         self._placed = {}
+        self._labels = None
         self.updateGeometry()
         self.update()
 
@@ -214,9 +325,9 @@ class LabDrawing(QWidget):
             box = QRectF(placed.centre.x() - ICON / 2, placed.centre.y() - ICON / 2, ICON, ICON)
             if box.adjusted(-3, -3, 3, 3).contains(point):
                 return name
-        for name, placed in reversed(self._placed.items()):
-            if any(rect.contains(point) for rect, _ in self.node_labels(placed)[:1]):
-                return name
+        for label in reversed(self.label_layout()):
+            if label.kind == "name" and label.rect.contains(point):
+                return label.owner
         return None
 
     def link_at(self, point: QPointF) -> PictureLink | None:
@@ -229,13 +340,180 @@ class LabDrawing(QWidget):
         return None
 
     def tooltip_at(self, point: QPointF) -> str:
-        """The tooltip at ``point`` as plain text: a node's whole name and facts, or a link's
-        ends; empty where there is nothing."""
+        """The tooltip at ``point`` as plain text: a node's whole name, facts and links, or a
+        link's ends; empty where there is nothing. Every full port name is in one of them, also
+        the ones the drawing abbreviates or has no room for."""
         name = self.node_at(point)
         if name is not None:
-            return _node_tip(self._placed[name].node)
+            return _node_tip(self._placed[name].node, self._picture.links)
         link = self.link_at(point)
         return _link_tip(link) if link is not None else ""
+
+    # --- labels ----------------------------------------------------------------------------
+
+    def label_layout(self) -> list[_Label]:
+        """Every label at the widget's current size, where it goes and the text it shows; none
+        hides an icon or another label and all lie inside the widget (above the legend)."""
+        font = self._small_font()
+        key = (self.width(), self.height(), font.family(), font.pointSizeF())
+        if self._labels is not None and self._labels[0] == key:
+            return self._labels[1]
+        self._place()
+        legend = len(self._legend_rows(self.width())) * LEGEND_H
+        lines = [
+            (a.centre, b.centre)
+            for a, b in (
+                (self._placed.get(link.a), self._placed.get(link.b)) for link in self._picture.links
+            )
+            if a is not None and b is not None
+        ]
+        room = _Room(
+            QRectF(0, 0, self.width(), max(self.height() - legend, 0)),
+            [_box(p.centre) for p in self._placed.values()]
+            # a status dot stands out of its icon's corner
+            + [
+                QRectF(_box(p.centre).right() - 7, _box(p.centre).top() - 3, 10, 10)
+                for p in self._placed.values()
+                if p.node.status is not None
+            ],
+            lines,
+        )
+        ends: dict[int, tuple[_Placed, _Placed, int]] = {}
+        for index, link in enumerate(self._picture.links):
+            a, b = self._placed.get(link.a), self._placed.get(link.b)
+            if a is not None and b is not None:
+                ends[index] = (a, b, len(ends))
+        names = {p.node.name: self._name_label_layout(p, room) for p in self._placed.values()}
+        labels = [name for name in names.values() if name is not None]
+        for placed in self._placed.values():
+            # one of the node's addresses (the tables list them all): it gives way to a port
+            address = self._address_label_layout(placed, names[placed.node.name], room)
+            if address is not None:
+                room.yielding.append(address.rect)
+                labels.append(address)
+        for link in self._picture.links:
+            middle = self._middle(link)
+            if link.filtered and middle is not None:
+                room.taken.append(QRectF(middle.x() - 7, middle.y() - 7, 14, 14))
+        # the plan's news first: when room runs out, an unchanged link's labels go
+        order = sorted(
+            range(len(self._picture.links)),
+            key=lambda i: _STATE_ORDER.get(self._picture.links[i].state, 3),
+        )
+        for index in order:
+            if index in ends:
+                labels += self._port_label_layout(self._picture.links[index], ends[index], room)
+        subnets: set[str] = set()
+        for index in order:
+            if index in ends:
+                label = self._subnet_label_layout(
+                    self._picture.links[index], ends[index], room, subnets
+                )
+                labels += [label] if label is not None else []
+        labels = [x for x in labels if not any(x.rect is r for r in room.pushed_aside)]
+        self._labels = (key, labels)
+        return labels
+
+    def _middle(self, link: PictureLink) -> QPointF | None:
+        a, b = self._placed.get(link.a), self._placed.get(link.b)
+        return (a.centre + b.centre) / 2 if a is not None and b is not None else None
+
+    def _name_label_layout(self, placed: _Placed, room: _Room) -> _Label | None:
+        """The name under the icon, or above it when that is taken; None when neither is free."""
+        name_rect, name = self.node_labels(placed)[0]
+        above = QRectF(name_rect)
+        above.moveBottom(placed.centre.y() - ICON / 2 - GAP - 1)
+        for rect in (name_rect, above):
+            if room.fits(rect):
+                room.taken.append(rect)
+                return _Label("name", rect, name, placed.node.state, placed.node.name)
+        return None
+
+    def _address_label_layout(
+        self, placed: _Placed, name: _Label | None, room: _Room
+    ) -> _Label | None:
+        """The first address under a name that is under its icon, if that row is free."""
+        rows = self.node_labels(placed)
+        if name is None or len(rows) < 2 or name.rect != rows[0][0]:
+            return None
+        rect, text = rows[1]
+        if not room.fits(rect, beside=name.rect):
+            return None
+        room.taken.append(rect)
+        return _Label("address", rect, text, placed.node.state, placed.node.name)
+
+    def _text_size(self, text: str, width: int) -> tuple[str, QSize]:
+        metrics = QFontMetrics(self._small_font())
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
+        return shown, QSize(metrics.horizontalAdvance(shown) + 6, metrics.height() + 2)
+
+    def _port_label_layout(
+        self, link: PictureLink, ends: tuple[_Placed, _Placed, int], room: _Room
+    ) -> list[_Label]:
+        """Each end's port on its link, right past its node's icon or a little further out: on
+        the line, else beside it; always in the end's own half of the link."""
+        a, b, line = ends
+        labels = []
+        for port, near, far in (
+            (link.a_port, a.centre, b.centre),
+            (link.b_port, b.centre, a.centre),
+        ):
+            length = math.hypot(far.x() - near.x(), far.y() - near.y())
+            if not port.strip() or length < 1:
+                continue
+            shown, size = self._text_size(short_port(port), PORT_WIDTH)
+            unit = (far - near) / length
+            across = QPointF(-unit.y(), unit.x())
+            # how far along the line the label's centre must be for its box to clear the icon
+            clear = min(
+                (ICON / 2 + GAP + 1 + extent / 2) / abs(component)
+                for extent, component in ((size.width(), unit.x()), (size.height(), unit.y()))
+                if abs(component) > 1e-6
+            )
+            beside = _extent(size, across) / 2 + 2
+            if _away_from_others(near, across, room.lines, line) < 0:
+                beside = -beside
+            # on the line reads best (it cannot be taken for a neighbour's port); beside it next,
+            # first on the side away from the node's other links
+            spots = [
+                (near + unit * along + across * side, side == 0)
+                for side in (0.0, beside, -beside)
+                for along in (clear + step * size.height() * 0.6 for step in range(5))
+                if along < length / 2 - 2
+            ]
+            rect = room.first_free(size, spots, line, pushing=True)
+            if rect is not None:
+                labels.append(_Label("port", rect, shown, link.state))
+        return labels
+
+    def _subnet_label_layout(
+        self, link: PictureLink, ends: tuple[_Placed, _Placed, int], room: _Room, drawn: set[str]
+    ) -> _Label | None:
+        """A link's subnet near the middle of its line (on it, beside it, or shifted along);
+        once per subnet (added to ``drawn``), as a LAN's links share it."""
+        subnet = link.subnet.split()[-1] if link.subnet.strip() else ""
+        if not subnet or subnet in drawn:
+            return None
+        a, b, line = ends
+        length = math.hypot(b.centre.x() - a.centre.x(), b.centre.y() - a.centre.y())
+        if length < 1:
+            return None
+        shown, size = self._text_size(subnet, SUBNET_WIDTH)
+        unit = (b.centre - a.centre) / length
+        across = QPointF(-unit.y(), unit.x())
+        beside = _extent(size, across) / 2 + 2
+        middle = (a.centre + b.centre) / 2
+        spots = [
+            (middle + unit * along + across * side, side == 0)
+            for along in (0.0, 14.0, -14.0, 28.0, -28.0)
+            if abs(along) < length / 2 - ICON / 2
+            for side in (0.0, beside, -beside)
+        ]
+        rect = room.first_free(size, spots, line)
+        if rect is None:
+            return None
+        drawn.add(subnet)
+        return _Label("subnet", rect, shown, link.state)
 
     # --- events ----------------------------------------------------------------------------
 
@@ -285,19 +563,21 @@ class LabDrawing(QWidget):
             )
             painter.end()
             return
-        self._subnets_drawn = set()
-        # icons and names first in the list of what badges must keep clear of
-        self._taken = [
-            QRectF(p.centre.x() - ICON / 2 - 2, p.centre.y() - ICON / 2 - 2, ICON + 4, ICON + 4)
-            for p in self._placed.values()
-        ]
-        self._taken += [r for p in self._placed.values() for r, _ in self.node_labels(p)]
+        labels = self.label_layout()
         for link in self._picture.links:
             self._draw_link(painter, link, palette)
-        for link in self._picture.links:  # after every line: no line crosses a label
-            self._draw_link_labels(painter, link, palette)
+        for link in self._picture.links:  # after every line: no line crosses a mark or label
+            self._draw_filter_mark(painter, link, palette)
+        painter.setFont(self._small_font())
+        for label in labels:
+            if label.kind in ("port", "subnet"):
+                self._draw_label(painter, label, palette)
         for placed in self._placed.values():
             self._draw_node(painter, placed, palette)
+        for label in labels:
+            if label.kind in ("name", "address"):
+                self._draw_label(painter, label, palette)
+        self.drawn_labels = [(label.kind, QRectF(label.rect), label.text) for label in labels]
         self._draw_legend(painter, palette)
         painter.end()
 
@@ -319,85 +599,39 @@ class LabDrawing(QWidget):
             colour.setAlphaF(0.55)
         return colour
 
-    def _draw_link_labels(self, painter: QPainter, link: PictureLink, palette: QPalette) -> None:
-        a, b = self._placed.get(link.a), self._placed.get(link.b)
-        if a is None or b is None:
+    def _draw_filter_mark(self, painter: QPainter, link: PictureLink, palette: QPalette) -> None:
+        """An amber diamond mid-link on a link with a packet filter."""
+        middle = self._middle(link)
+        if not link.filtered or middle is None:
             return
-        colour = self._link_colour(link, palette)
-        painter.setFont(self._small_font())
-        length = math.hypot(b.centre.x() - a.centre.x(), b.centre.y() - a.centre.y())
-        if length < 1:
-            return
-        for port, near, far in (
-            (link.a_port, a.centre, b.centre),
-            (link.b_port, b.centre, a.centre),
-        ):
-            unit = (far - near) / length
-            # clear of the icon; further along (or beside the line) when that spot is taken;
-            # left out when the line has no free spot (the table and the tooltip have the port)
-            spots = [
-                near + unit * along + QPointF(-unit.y(), unit.x()) * side
-                for along in range(ICON // 2 + 12, int(length / 2) - 4, 6)
-                for side in (0.0, 9.0, -9.0)
-            ]
-            self._badge(painter, spots, port, palette, colour, "port")
-        middle = (a.centre + b.centre) / 2
-        if link.filtered:
-            painter.setPen(QPen(state_colour("changed", palette), 2))
-            painter.setBrush(state_colour("changed", palette))
-            path = QPainterPath()
-            path.moveTo(middle + QPointF(0, -6))
-            path.lineTo(middle + QPointF(6, 0))
-            path.lineTo(middle + QPointF(0, 6))
-            path.lineTo(middle + QPointF(-6, 0))
-            path.closeSubpath()
-            painter.drawPath(path)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            self._taken.append(QRectF(middle.x() - 7, middle.y() - 7, 14, 14))
-        subnet = link.subnet.split()[-1] if link.subnet.strip() else ""
-        if subnet and subnet not in self._subnets_drawn:
-            unit = (b.centre - a.centre) / length
-            across = QPointF(-unit.y(), unit.x())
-            spots = [
-                middle + unit * along + across * side
-                for along in (0.0, 14.0, -14.0, 28.0, -28.0)
-                for side in (0.0, 10.0, -10.0)
-            ]
-            if self._badge(painter, spots, subnet, palette, colour, "subnet"):
-                self._subnets_drawn.add(subnet)  # a LAN's links share it: once is enough
+        painter.setPen(QPen(state_colour("changed", palette), 2))
+        painter.setBrush(state_colour("changed", palette))
+        path = QPainterPath()
+        path.moveTo(middle + QPointF(0, -6))
+        path.lineTo(middle + QPointF(6, 0))
+        path.lineTo(middle + QPointF(0, 6))
+        path.lineTo(middle + QPointF(-6, 0))
+        path.closeSubpath()
+        painter.drawPath(path)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
-    def _badge(
-        self,
-        painter: QPainter,
-        spots: Iterable[QPointF],
-        text: str,
-        palette: QPalette,
-        colour: QColor,
-        kind: str,
-    ) -> bool:
-        """Draw ``text`` on the first spot where it hides no icon, name or other badge."""
-        metrics = QFontMetrics(self._small_font())
-        shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, 110)
-        rect = QRectF(metrics.boundingRect(shown)).adjusted(-3, -1, 3, 1)
-        bounds = QRectF(self.rect())
-        for spot in spots:
-            rect.moveCenter(spot)
-            if bounds.contains(rect) and not any(rect.intersects(t) for t in self._taken):
-                break
-        else:
-            return False
-        self._taken.append(QRectF(rect))
-        self.drawn_labels.append((kind, QRectF(rect), shown))
+    def _draw_label(self, painter: QPainter, label: _Label, palette: QPalette) -> None:
+        """A label on a patch of the background, so the line it sits on does not strike it
+        through; in its item's hue when the item is new, removed or changed."""
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(palette.color(QPalette.ColorRole.Base))
-        painter.drawRoundedRect(rect, 3, 3)
+        painter.drawRoundedRect(label.rect, 3, 3)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        text_colour = QColor(palette.color(QPalette.ColorRole.Text))
-        if colour.alphaF() == 1.0 and colour != QColor(colors(palette).muted):
-            text_colour = colour
-        painter.setPen(text_colour)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, shown)
-        return True
+        colour = QColor(palette.color(QPalette.ColorRole.Text))
+        if label.kind == "address":
+            colour = QColor(colors(palette).muted)
+        elif label.kind == "name":
+            if label.state in ("new", "removed"):
+                colour = state_colour(label.state, palette)
+        elif label.state != "unchanged":
+            colour = state_colour(label.state, palette)
+        painter.setPen(colour)
+        painter.drawText(label.rect, Qt.AlignmentFlag.AlignCenter, label.text)
 
     def _draw_node(self, painter: QPainter, placed: _Placed, palette: QPalette) -> None:
         node, c = placed.node, placed.centre
@@ -416,18 +650,6 @@ class LabDrawing(QWidget):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(status_colour(node.status, palette))
             painter.drawEllipse(QPointF(box.right() - 2, box.top() + 2), 5, 5)
-        painter.setFont(self._small_font())
-        for row, (rect, shown) in enumerate(self.node_labels(placed)):
-            self.drawn_labels.append(("name" if row == 0 else "address", QRectF(rect), shown))
-            # a link running down through the name does not strike it through
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(palette.color(QPalette.ColorRole.Base))
-            painter.drawRoundedRect(rect, 2, 2)
-            text_colour = QColor(palette.color(QPalette.ColorRole.Text))
-            if row == 0 and node.state in ("new", "removed"):
-                text_colour = colour
-            painter.setPen(text_colour if row == 0 else QColor(colors(palette).muted))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, shown)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _label_room(self, placed: _Placed) -> float:
@@ -539,6 +761,58 @@ class LabDrawing(QWidget):
                 painter.drawText(QPointF(x + 20, y + 3 + metrics.ascent() - 1), text)
 
 
+_STATE_ORDER = {"new": 0, "changed": 1, "removed": 2, "unchanged": 3}
+
+
+def _box(centre: QPointF) -> QRectF:
+    return QRectF(centre.x() - ICON / 2, centre.y() - ICON / 2, ICON, ICON)
+
+
+def _extent(size: QSize, direction: QPointF) -> float:
+    """How long a box of ``size`` is along the unit vector ``direction``."""
+    return size.width() * abs(direction.x()) + size.height() * abs(direction.y())
+
+
+def _away_from_others(
+    node: QPointF, across: QPointF, lines: list[tuple[QPointF, QPointF]], own: int
+) -> float:
+    """Positive when ``across`` points away from the other lines leaving ``node``, negative
+    when toward them (zero: no other line, or as many on either side)."""
+    towards = 0.0
+    for index, (a, b) in enumerate(lines):
+        if index == own or node not in (a, b):
+            continue
+        other = b - node if a == node else a - node
+        length = math.hypot(other.x(), other.y())
+        if length >= 1:
+            towards += (other.x() * across.x() + other.y() * across.y()) / length
+    return -towards
+
+
+def _crosses(rect: QRectF, a: QPointF, b: QPointF) -> bool:
+    """Whether the segment a-b passes through ``rect`` (Liang-Barsky clipping)."""
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    low, high = 0.0, 1.0
+    for p, q in (
+        (-dx, a.x() - rect.left()),
+        (dx, rect.right() - a.x()),
+        (-dy, a.y() - rect.top()),
+        (dy, rect.bottom() - a.y()),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
 def _vertical(scale: float) -> float:
     """The vertical scale: in a narrow column rows keep more of their distance than columns
     (the order of nodes on both axes is kept, so the drawing still reads like the canvas)."""
@@ -591,10 +865,24 @@ def _icon(painter: QPainter, kind: str, box: QRectF, colour: QColor) -> None:
     _ = colour
 
 
-def _node_tip(node: PictureNode) -> str:
+def _node_tip(node: PictureNode, links: Iterable[PictureLink] = ()) -> str:
+    """A node's name, type, addresses and status, then each of its links from its side
+    (``GigabitEthernet0/0 – R2 GigabitEthernet0/1``)."""
     parts = [node.name, node.node_type, *node.addresses]
     if node.status:
         parts.append(node.status)
+    ends = [
+        f"{port} – {peer} {peer_port}"
+        for link in links
+        for name, port, peer, peer_port in (
+            (link.a, link.a_port, link.b, link.b_port),
+            (link.b, link.b_port, link.a, link.a_port),
+        )
+        if name == node.name
+    ]
+    parts += ends[:MAX_TIP_LINKS]
+    if len(ends) > MAX_TIP_LINKS:
+        parts.append("…")
     return "\n".join(parts)
 
 

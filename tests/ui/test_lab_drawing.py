@@ -18,6 +18,7 @@ from gns3_copilot_desktop.ui.lab_drawing import (
     SYMBOL,
     LabDrawing,
     plain_tooltip,
+    short_port,
     state_colour,
 )
 from gns3_copilot_desktop.ui.theme import contrast_ratio, dark_palette, light_palette
@@ -152,32 +153,160 @@ DENSE = LabPicture(
 )
 
 
+CROWDED = LabPicture(
+    nodes=(
+        PictureNode("R1", "dynamips", 0, -250, "new", None, ("10.0.12.1/30",)),
+        PictureNode("R2", "dynamips", -200, -80, "new", None, ("10.0.12.2/30",)),
+        PictureNode("R3", "iou", 200, -80, "new"),
+        PictureNode("SW1", "ethernet_switch", 0, 100, "new"),
+        PictureNode("PC1", "vpcs", -300, 250, "new", None, ("192.168.1.11/24",)),
+        PictureNode("PC2", "vpcs", -150, 280, "new"),
+        PictureNode("PC3", "vpcs", 0, 300, "new"),
+        PictureNode("PC4", "vpcs", 150, 280),
+        PictureNode("PC5", "vpcs", 300, 250),
+        PictureNode("Server", "docker", 320, 100, "new"),
+    ),
+    links=(
+        PictureLink("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0", "new", "10.0.12.0/30"),
+        PictureLink("R1", "GigabitEthernet0/1", "R3", "Ethernet0/0", "new", "10.0.13.0/30"),
+        PictureLink("R2", "Ethernet0/1", "R3", "Ethernet0/1", "new", "10.0.23.0/30"),
+        PictureLink("R2", "FastEthernet1/0", "SW1", "Ethernet0", "new", "192.168.1.0/24"),
+        PictureLink("R3", "Ethernet1/0", "SW1", "Ethernet1", "new", "192.168.1.0/24"),
+        *(
+            PictureLink("SW1", f"Ethernet{i + 2}", pc, "Ethernet0", state, "192.168.1.0/24")
+            for i, (pc, state) in enumerate(
+                (("PC1", "new"), ("PC2", "new"), ("PC3", "new"), ("PC4", "unchanged"))
+            )
+        ),
+        PictureLink("SW1", "Ethernet6", "PC5", "Ethernet0"),
+        PictureLink("SW1", "Ethernet7", "Server", "eth0", "new", "192.168.1.0/24"),
+    ),
+)
+"""A triangle of routers with long interface names over a switch with eight links."""
+
+
+def _draw(qtbot: QtBot, picture: LabPicture, width: int) -> LabDrawing:
+    drawing = LabDrawing(picture)
+    qtbot.addWidget(drawing)
+    drawing.resize(width, drawing.heightForWidth(width))
+    drawing.render(QImage(drawing.size(), QImage.Format.Format_ARGB32))
+    return drawing
+
+
+def _assert_labels_clear(drawing: LabDrawing, picture: LabPicture) -> None:
+    """No label overlaps another or an icon, and all lie inside the widget, above the legend."""
+    width = drawing.width()
+    legend = len(drawing._legend_rows(width)) * LEGEND_H
+    room = QRectF(0, 0, width, drawing.height() - legend)
+    icons = [drawing.icon_box(n.name) for n in picture.nodes]
+    labels = drawing.drawn_labels
+    for kind, rect, text in labels:
+        assert room.contains(rect), (width, kind, text)
+        for icon in icons:
+            assert icon is not None
+            assert not rect.intersects(icon), (width, kind, text)
+    for i, (_, rect, text) in enumerate(labels):
+        for _, other, other_text in labels[i + 1 :]:
+            assert not rect.intersects(other), (width, text, other_text)
+
+
 def test_labels_keep_clear_of_icons_and_of_each_other_at_360_and_800_px(qtbot: QtBot) -> None:
     for width in (360, 800):
-        drawing = LabDrawing(DENSE)
-        qtbot.addWidget(drawing)
-        drawing.resize(width, drawing.heightForWidth(width))
-        drawing.render(QImage(drawing.size(), QImage.Format.Format_ARGB32))
-        icons = [drawing.icon_box(n.name) for n in DENSE.nodes]
-        labels = drawing.drawn_labels
-        kinds = {kind for kind, _, _ in labels}
+        drawing = _draw(qtbot, DENSE, width)
+        _assert_labels_clear(drawing, DENSE)
+        kinds = {kind for kind, _, _ in drawing.drawn_labels}
         assert {"name", "address", "port", "subnet"} <= kinds, (width, kinds)
-        for kind, rect, text in labels:
-            assert QRectF(drawing.rect()).contains(rect), (width, text)
-            for icon in icons:
-                assert icon is not None
-                assert not rect.intersects(icon.adjusted(1, 1, -1, -1)), (width, kind, text)
-        for i, (_, rect, text) in enumerate(labels):
-            for _, other, other_text in labels[i + 1 :]:
-                assert not rect.intersects(other), (width, text, other_text)
         # a label with no free spot is left out (at 360 px, on short links), never drawn over
         # another; every port and subnet stays in the words a screen reader gets
-        shown = {text for _, _, text in labels}
-        assert {"GigabitEthernet0/0", "10.0.12.0/24", "10.0.13.0/24"} <= shown, (width, shown)
+        shown = {text for _, _, text in drawing.drawn_labels}
+        assert {"Gi0/0", "10.0.12.0/24", "10.0.13.0/24"} <= shown, (width, shown)
         if width == 800:
-            assert {"192.168.1.0/24", "Ethernet2", "Gi0/1", "eth1"} <= shown, shown
+            assert {"192.168.1.0/24", "e2", "Gi0/1", "eth1"} <= shown, shown
         assert "SW1 Ethernet2 – PC2 Ethernet0" in drawing.accessibleDescription()
         assert "SW1 Ethernet1 – PC1 Ethernet0, 192.168.1.0/24" in drawing.accessibleDescription()
+
+
+def test_a_crowded_plan_keeps_its_labels_apart_abbreviated_and_near_their_ends(
+    qtbot: QtBot,
+) -> None:
+    ports = [
+        (end, port, other)
+        for link in CROWDED.links
+        for end, port, other in ((link.a, link.a_port, link.b), (link.b, link.b_port, link.a))
+    ]
+    for width in (360, 800):
+        drawing = _draw(qtbot, CROWDED, width)
+        _assert_labels_clear(drawing, CROWDED)
+        drawn = [(rect, text) for kind, rect, text in drawing.drawn_labels if kind == "port"]
+        assert all("Ethernet" not in text for _, text in drawn), drawn
+        # each port drawn sits in its own end's half of a link with that port
+        for rect, text in drawn:
+            owners = []
+            for end, port, other in ports:
+                near, far = drawing.node_centre(end), drawing.node_centre(other)
+                assert near is not None and far is not None
+                centre = rect.center()
+                closer = (centre - near).manhattanLength() < (centre - far).manhattanLength()
+                if short_port(port) == text and closer:
+                    owners.append(end)
+            assert owners, (width, text, rect)
+        subnets = {text for kind, _, text in drawing.drawn_labels if kind == "subnet"}
+        names = {text for kind, _, text in drawing.drawn_labels if kind == "name"}
+        assert names == {n.name for n in CROWDED.nodes}, (width, names)
+        if width == 800:  # wide: every port and every subnet has room
+            assert len(drawn) == len(ports), (len(drawn), len(ports))
+            assert subnets == {"10.0.12.0/30", "10.0.13.0/30", "10.0.23.0/30", "192.168.1.0/24"}
+        else:  # narrow: most still fit, the routers' long names among them
+            assert len(drawn) >= len(ports) * 2 // 3, len(drawn)
+            assert {"Gi0/0", "Gi0/1", "e0/1"} <= {text for _, text in drawn}
+            assert "192.168.1.0/24" in subnets
+
+
+def test_long_interface_names_are_abbreviated_by_one_rule() -> None:
+    assert short_port("GigabitEthernet0/1") == "Gi0/1"
+    assert short_port("FastEthernet1/0") == "Fa1/0"
+    assert short_port("TenGigabitEthernet1/0/1") == "Te1/0/1"
+    assert short_port("Serial2/0") == "Se2/0"
+    assert short_port("GigabitEthernet0/0.10") == "Gi0/0.10"
+    assert short_port("Ethernet0/0") == "e0/0"
+    assert short_port("Ethernet7") == "e7"
+    assert short_port("ethernet3") == "e3"
+    # already short, or not an interface name: as written
+    for name in ("Gi0/1", "e0", "eth0", "f0/0", "ens3", "port1", "any", "", "Ethernet", "<b>x"):
+        assert short_port(name) == name
+
+
+def test_a_port_left_out_for_want_of_room_is_in_the_tooltips(qtbot: QtBot) -> None:
+    picture = LabPicture(
+        nodes=(
+            PictureNode("R1", "dynamips", 0, 0, "new"),
+            PictureNode("R2", "dynamips", 60, 0, "new"),
+        ),
+        links=(PictureLink("R1", "GigabitEthernet0/1", "R2", "Serial1/0", "new"),),
+    )
+    drawing = _draw(qtbot, picture, 800)
+    _assert_labels_clear(drawing, picture)
+    # the icons leave the link no room for a port
+    assert [kind for kind, _, _ in drawing.drawn_labels if kind == "port"] == []
+    r1, r2 = drawing.node_centre("R1"), drawing.node_centre("R2")
+    assert r1 is not None and r2 is not None
+    assert drawing.tooltip_at((r1 + r2) / 2) == "R1 GigabitEthernet0/1 – R2 Serial1/0"
+    assert drawing.tooltip_at(r1).splitlines() == [
+        "R1",
+        "dynamips",
+        "GigabitEthernet0/1 – R2 Serial1/0",
+    ]
+    assert drawing.tooltip_at(r2).splitlines()[-1] == "Serial1/0 – R1 GigabitEthernet0/1"
+    # so is every port of the crowded plan at 360 px: its node's tooltip names it in full
+    crowded = _draw(qtbot, CROWDED, 360)
+    for link in CROWDED.links:
+        for end, port, other, other_port in (
+            (link.a, link.a_port, link.b, link.b_port),
+            (link.b, link.b_port, link.a, link.a_port),
+        ):
+            centre = crowded.node_centre(end)
+            assert centre is not None
+            assert f"{port} – {other} {other_port}" in crowded.tooltip_at(centre).splitlines()
 
 
 def test_the_legend_names_link_kinds_and_wraps_in_a_narrow_column(qtbot: QtBot) -> None:
