@@ -616,7 +616,7 @@ class CopilotHeader(QWidget):
                 return False
             title = (
                 QCoreApplication.translate("CopilotHeader", "Restore this configuration")
-                if all(a.lines for a in plan.actions)
+                if view.restores
                 else QCoreApplication.translate("CopilotHeader", "Undo this change")
             )
             if not await self._confirm(title, question_text(plan)):

@@ -35,7 +35,7 @@ class ChangeUndo(QWidget):
         self.record = record
         layout = QHBoxLayout(self)
         layout.setContentsMargins(22, 0, 0, 4)
-        if all(isinstance(step, RestoreConfig) for step in record.steps):
+        if self.restores:
             text = QCoreApplication.translate("UndoView", "Restore this configuration…")
             tip = QCoreApplication.translate(
                 "UndoView",
@@ -58,6 +58,11 @@ class ChangeUndo(QWidget):
         self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.button)
         layout.addWidget(self.state, 1)
+
+    @property
+    def restores(self) -> bool:
+        """Whether the change was a configuration push (every step restores a device)."""
+        return all(isinstance(step, RestoreConfig) for step in self.record.steps)
 
     def set_busy(self, busy: bool) -> None:
         """While the undo is planned or carried out, the button cannot be clicked again."""

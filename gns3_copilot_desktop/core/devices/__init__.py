@@ -11,7 +11,12 @@
 
 from __future__ import annotations
 
-from gns3_copilot_desktop.core.devices.batch import DeviceJob, DeviceOutcome, run_on_devices
+from gns3_copilot_desktop.core.devices.batch import (
+    DeviceJob,
+    DeviceOutcome,
+    run_on_devices,
+    save_running_vpcs,
+)
 from gns3_copilot_desktop.core.devices.console import (
     CommandResult,
     ConfigResult,
@@ -54,6 +59,7 @@ __all__ = [
     "kind_for_node_type",
     "match_prompt",
     "run_on_devices",
+    "save_running_vpcs",
     "target_for_node",
     "truncate_output",
 ]

@@ -22,7 +22,9 @@ from gns3_copilot_desktop.core.devices.console import (
 )
 from gns3_copilot_desktop.core.devices.policy import CommandRefusedError, RefusedCommand
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
+from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Node
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,27 @@ async def run_on_devices(
         if isinstance(outcome, BaseException):
             raise outcome
     return [o for o in outcomes if isinstance(o, DeviceOutcome)]
+
+
+async def save_running_vpcs(
+    nodes: Sequence[Node], server_url: str, options: ConsoleOptions | None = None
+) -> list[str]:
+    """Tell every started VPCS among ``nodes`` to ``save`` (its running configuration becomes
+    its startup file, which a snapshot, an export or a re-created node keeps). Returns one
+    ``"PC1: why"`` per VPCS that could not be saved."""
+    problems: list[str] = []
+    jobs: list[DeviceJob] = []
+    for node in nodes:
+        if node.node_type != "vpcs" or node.status != "started":
+            continue
+        try:
+            jobs.append(DeviceJob(target_for_node(node, server_url), ("save",)))
+        except CopilotError as exc:
+            problems.append(f"{node.name}: {exc.user_message}")
+    if jobs:
+        outcomes = await run_on_devices(jobs, options)
+        problems += [f"{o.device}: {o.error}" for o in outcomes if o.error]
+    return problems
 
 
 CONFIG_READ = {

@@ -20,6 +20,7 @@ from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
     DeviceJob,
     run_on_devices,
+    save_running_vpcs,
     target_for_node,
 )
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -92,10 +93,7 @@ async def snapshot_project(
     """A GNS3 snapshot of the project; nodes that block one are saved, stopped and restarted."""
     nodes = await client.list_nodes(pid)
     running = [n for n in nodes if n.status == "started" and n.node_type not in ALWAYS_RUNNING]
-    vpcs = [n for n in running if n.node_type == "vpcs"]
-    if vpcs:
-        url = server_url or client.base_url
-        await run_on_devices([DeviceJob(target_for_node(n, url), ("save",)) for n in vpcs])
+    await save_running_vpcs(running, server_url or client.base_url)
     await _power(client, pid, [n.name for n in running], "stopped")
     snapshot = await client.create_snapshot(pid, name)
     await _power(client, pid, [n.name for n in running], "started")

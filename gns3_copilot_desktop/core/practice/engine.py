@@ -25,6 +25,7 @@ from gns3_copilot_desktop.core.devices import (
     DeviceJob,
     DeviceOutcome,
     run_on_devices,
+    save_running_vpcs,
     target_for_node,
 )
 from gns3_copilot_desktop.core.gns3 import Gns3Client
@@ -571,13 +572,7 @@ class PracticeEngine:
         """Save the running VPCS configurations and stop the running nodes; their names."""
         nodes = await self._client.list_nodes(self._project_id)
         started = [n.name for n in nodes if n.status == "started"]
-        await self._run(
-            [
-                DeviceJob(target_for_node(n, self._server_url), ("save",))
-                for n in nodes
-                if n.status == "started" and PLATFORM_OF_NODE_TYPE.get(n.node_type) == "vpcs"
-            ]
-        )
+        await save_running_vpcs(nodes, self._server_url, self._options)
         await self._power(started, "stopped")
         return started
 

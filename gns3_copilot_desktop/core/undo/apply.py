@@ -107,16 +107,15 @@ async def plan_undo(
 
 async def run_undo(plan: UndoPlan) -> UndoOutcome:
     """Carry out the approved actions in order; stop at the first failure."""
-    outcome = UndoOutcome(not_done=[a.text for a in plan.actions])
-    for action in plan.actions:
+    outcome = UndoOutcome()
+    for index, action in enumerate(plan.actions):
         try:
             await action.run()
         except CopilotError as exc:
             outcome.failed = f"{action.text}: {exc.user_message}"
-            outcome.not_done.remove(action.text)
+            outcome.not_done = [a.text for a in plan.actions[index + 1 :]]
             return outcome
         outcome.done.append(action.text)
-        outcome.not_done.remove(action.text)
     return outcome
 
 
@@ -141,8 +140,6 @@ class _Planner:
         self.push_config = push_config
         self.actions: list[UndoAction] = []
         self.skipped: list[str] = []
-        self.back: set[str] = set()
-        """Node ids this undo brings back (their links can be made again)."""
         self.seen_links: set[str] = set()
 
     def add(self, step: UndoStep) -> None:
@@ -199,7 +196,6 @@ class _Planner:
         if saved.name.lower() in self._names_in_use():
             self.skipped.append(f"a node named {saved.name} exists now")
             return
-        self.back.add(saved.node_id)
         self.nodes[saved.node_id] = Node(
             node_id=saved.node_id, name=saved.name, node_type=saved.node_type
         )

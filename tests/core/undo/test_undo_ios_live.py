@@ -5,9 +5,11 @@ restore the router's running configuration is exactly what it was."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 import pytest
+import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.tools.device_tools import (
     ConfigureDevicesTool,
@@ -40,28 +42,53 @@ PUSH = [
 ]
 
 
+@dataclass
+class Router:
+    """The modeled router, its node in the real project, and the console access to it."""
+
+    device: ModeledIosDevice
+    node: Node
+    access: DeviceAccess
+    pusher: Callable[[Node, Sequence[str]], Awaitable[DeviceOutcome]]
+
+
+@pytest_asyncio.fixture
+async def router(
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+    telnet_lab: TelnetLab,
+    secret_store: SecretStore,
+) -> Router:
+    device = ModeledIosDevice(name="R1", interfaces=4)
+    running = await telnet_lab.start(device)
+    pid = gns3_project.project_id
+    node = await gns3_client.create_node(pid, "R1", "vpcs")
+    login = DeviceCredential("admin", "lab-password", "lab-enable")
+    await secret_store.set_node_credential(gns3_client.base_url, pid, node.node_id, login)
+    access = DeviceAccess(
+        secret_store=secret_store,
+        target_for=lambda n, _: ConsoleTarget(n.name, running.host, running.port, DeviceKind.IOS),
+    )
+    tool = ConfigureDevicesTool(access)
+    where = DirectConsoleContext(gns3_client, pid, gns3_client.base_url)
+
+    async def push(target: Node, lines: Sequence[str]) -> DeviceOutcome:
+        return await tool.push_lines(where, target, lines)
+
+    return Router(device, node, access, push)
+
+
 async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
     gns3_client: Gns3Client,
     gns3_project: Project,
     scripted_openai: ScriptedOpenAIServer,
     make_service: ServiceFactory,
-    telnet_lab: TelnetLab,
-    secret_store: SecretStore,
+    router: Router,
 ) -> None:
-    device = ModeledIosDevice(name="R1", interfaces=4)
-    running = await telnet_lab.start(device)
+    device = router.device
     before = device.running_config()
     pid = gns3_project.project_id
-    node = await gns3_client.create_node(pid, "R1", "vpcs")
-    await secret_store.set_node_credential(
-        gns3_client.base_url, pid, node.node_id, DeviceCredential("admin", "lab-password",
-                                                                  "lab-enable")
-    )  # fmt: skip
-    access = DeviceAccess(
-        secret_store=secret_store,
-        target_for=lambda n, _: ConsoleTarget(n.name, running.host, running.port, DeviceKind.IOS),
-    )
-    cp = await open_copilot(make_service, scripted_openai, gns3_client, pid, access=access)
+    cp = await open_copilot(make_service, scripted_openai, gns3_client, pid, access=router.access)
     _, end = await cp.change(
         call("configure_devices", {"devices": [{"node": "R1", "lines": PUSH}]}), "approve"
     )
@@ -83,13 +110,7 @@ async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
         "shutdown",
     ]
 
-    tool = ConfigureDevicesTool(access)
-    where = DirectConsoleContext(gns3_client, pid, gns3_client.base_url)
-
-    async def push(target: Node, lines: Sequence[str]) -> DeviceOutcome:
-        return await tool.push_lines(where, target, lines)
-
-    plan = await plan_undo(record, gns3_client, pid, push_config=push)
+    plan = await plan_undo(record, gns3_client, pid, push_config=router.pusher)
     outcome = await run_undo(plan)
     assert outcome.ok, outcome.failed
     assert device.running_config() == before
@@ -97,31 +118,11 @@ async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
 
 
 async def test_a_restore_with_a_destructive_line_never_reaches_the_router(
-    gns3_client: Gns3Client,
-    gns3_project: Project,
-    telnet_lab: TelnetLab,
-    secret_store: SecretStore,
+    gns3_client: Gns3Client, gns3_project: Project, router: Router
 ) -> None:
     """Restore lines come from what a device printed: a hostile router that printed
     ``do reload`` in its configuration gets nothing pushed, not even the harmless lines."""
-    device = ModeledIosDevice(name="R1", interfaces=2)
-    running = await telnet_lab.start(device)
-    pid = gns3_project.project_id
-    node = await gns3_client.create_node(pid, "R1", "vpcs")
-    await secret_store.set_node_credential(
-        gns3_client.base_url, pid, node.node_id, DeviceCredential("admin", "lab-password",
-                                                                  "lab-enable")
-    )  # fmt: skip
-    access = DeviceAccess(
-        secret_store=secret_store,
-        target_for=lambda n, _: ConsoleTarget(n.name, running.host, running.port, DeviceKind.IOS),
-    )
-    tool = ConfigureDevicesTool(access)
-    where = DirectConsoleContext(gns3_client, pid, gns3_client.base_url)
-
-    async def push(target: Node, lines: Sequence[str]) -> DeviceOutcome:
-        return await tool.push_lines(where, target, lines)
-
+    device, node, pid = router.device, router.node, gns3_project.project_id
     record = UndoRecord(
         tool="configure_devices",
         steps=[
@@ -133,7 +134,7 @@ async def test_a_restore_with_a_destructive_line_never_reaches_the_router(
             )
         ],
     )
-    plan = await plan_undo(record, gns3_client, pid, push_config=push)
+    plan = await plan_undo(record, gns3_client, pid, push_config=router.pusher)
     assert plan.actions[0].lines == ("hostname CORE", "do reload")  # shown to the user first
     outcome = await run_undo(plan)
     assert not outcome.ok and "reload" in (outcome.failed or "")

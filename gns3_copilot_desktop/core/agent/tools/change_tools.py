@@ -30,7 +30,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
     resolve_nodes,
     resolve_template,
 )
-from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
+from gns3_copilot_desktop.core.devices import save_running_vpcs
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.undo.record import (
@@ -322,19 +322,10 @@ NODE_FILES = {"vpcs": ("startup.vpc",)}
 async def _save_nodes(ctx: RunContext, nodes: list[Node]) -> tuple[dict[str, SavedNode], list[str]]:
     """Each node as the server describes it, with its configuration files. A running VPCS is
     told to ``save`` first, so what it runs now is what Undo brings back."""
-    not_kept: list[str] = []
-    running = [n for n in nodes if n.node_type == "vpcs" and n.status == "started"]
-    if running:
-        url = ctx.server_url or ctx.client.base_url
-        jobs = []
-        for node in running:
-            try:
-                jobs.append(DeviceJob(target_for_node(node, url), ("save",)))
-            except CopilotError as exc:
-                not_kept.append(f"{node.name}'s running configuration ({exc.user_message})")
-        for outcome in await run_on_devices(jobs):
-            if outcome.error:
-                not_kept.append(f"{outcome.device}'s running configuration ({outcome.error})")
+    url = ctx.server_url or ctx.client.base_url
+    not_kept = [
+        f"the running configuration of {problem}" for problem in await save_running_vpcs(nodes, url)
+    ]
     saved: dict[str, SavedNode] = {}
     for node in nodes:
         files: dict[str, str] = {}
