@@ -20,8 +20,10 @@ from gns3_copilot_desktop.core.devices.console import (
     DeviceCredentials,
     DeviceTimeoutError,
 )
+from gns3_copilot_desktop.core.devices.output import truncate_output
 from gns3_copilot_desktop.core.devices.policy import CommandRefusedError, RefusedCommand
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
+from gns3_copilot_desktop.core.devices.secret_mask import MASK, SecretMask
 from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
@@ -38,6 +40,9 @@ class DeviceJob:
     snapshot_config: bool = False
     """Read the running configuration before and after the lines and commands, when the
     device family has a command for it (`CONFIG_READ`)."""
+    mask_secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Saved secrets besides this login's to mask in what the device prints (the other saved
+    console logins: one device's configuration may hold another's password)."""
 
 
 @dataclass(frozen=True)
@@ -70,12 +75,13 @@ async def run_on_devices(
 ) -> list[DeviceOutcome]:
     """Run every job concurrently (at most `max_parallel` consoles open); outcomes in job order."""
     opts = options or ConsoleOptions()
+    whole = replace(opts, max_output_chars=MASK_INPUT_MAX_CHARS)
     gate = asyncio.Semaphore(max(1, max_parallel))
 
     async def one(job: DeviceJob) -> DeviceOutcome:
         async with gate:
-            outcome = await _run_job(job, console_factory(job.target, job.credentials, opts))
-            return scrub_outcome(outcome, job.credentials)
+            outcome = await _run_job(job, console_factory(job.target, job.credentials, whole))
+            return scrub_outcome(outcome, mask_for(job), max_output_chars=opts.max_output_chars)
 
     outcomes = await asyncio.gather(*(one(job) for job in jobs), return_exceptions=True)
     for outcome in outcomes:
@@ -120,7 +126,8 @@ async def _read_config(console: DeviceConsole) -> CommandResult | None:
     command = CONFIG_READ.get(console.kind)
     if not command:
         return None
-    return await console.run_command(command, max_chars=CONFIG_READ_MAX_CHARS)
+    # cut to CONFIG_READ_MAX_CHARS once masked (scrub_outcome)
+    return await console.run_command(command, max_chars=MASK_INPUT_MAX_CHARS)
 
 
 async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
@@ -147,54 +154,69 @@ async def _run_job(job: DeviceJob, console: DeviceConsole) -> DeviceOutcome:
     return DeviceOutcome(name, results, config, None, [], before, after)
 
 
-SCRUBBED = "********"
-MIN_SCRUBBED_CHARS = 4
+SCRUBBED = MASK
+"""What a secret the device printed is replaced with (`secret_mask.MASK`)."""
+MASK_INPUT_MAX_CHARS = 2_000_000
+"""Output is masked whole up to this and cut to its configured size afterwards, so a cut never
+falls inside a secret (a half of a type 7 string, one end of a secret printed a character per
+line). Longer output is cut to this first."""
 
 
-def _secrets_of(credentials: DeviceCredentials | None) -> list[str]:
-    if credentials is None:
-        return []
-    found = [credentials.password, credentials.enable_secret]
-    # longest first, so a secret that contains another is replaced whole
-    return sorted({s for s in found if s and len(s) >= MIN_SCRUBBED_CHARS}, key=len, reverse=True)
+def mask_for(job: DeviceJob) -> SecretMask:
+    """The mask of what ``job``'s device prints: its login's password and enable secret and the
+    job's other saved secrets."""
+    creds = job.credentials
+    own = (creds.password, creds.enable_secret) if creds is not None else ()
+    return SecretMask((*own, *job.mask_secrets))
 
 
-def scrub(text: str, secrets: Sequence[str]) -> str:
-    """``text`` with every secret replaced by ``********``."""
-    for secret in secrets:
-        text = text.replace(secret, SCRUBBED)
-    return text
+def scrub_outcome(
+    outcome: DeviceOutcome,
+    credentials: DeviceCredentials | SecretMask | None,
+    *,
+    max_output_chars: int | None = None,
+    config_max_chars: int = CONFIG_READ_MAX_CHARS,
+) -> DeviceOutcome:
+    """The outcome with every saved secret masked in everything a device printed, in every form
+    (`SecretMask`), before the model, the transcript or a tool card can see it; then each text
+    cut to its size (``max_output_chars``: command and push output; ``config_max_chars``:
+    configuration reads)."""
+    if isinstance(credentials, SecretMask):
+        mask = credentials
+    else:
+        creds = credentials or DeviceCredentials()
+        mask = SecretMask((creds.password, creds.enable_secret))
 
+    def command(result: CommandResult, limit: int | None) -> CommandResult:
+        masked = mask.mask(result.output)
+        if limit is None:
+            return replace(result, output=masked)
+        cut = truncate_output(masked, limit)
+        return replace(result, output=cut.text, truncated=result.truncated or cut.truncated)
 
-def scrub_outcome(outcome: DeviceOutcome, credentials: DeviceCredentials | None) -> DeviceOutcome:
-    """The outcome with the login's password and enable secret taken out of everything a device
-    printed (a device that echoes a password, a ``show running-config`` that lists it), before
-    the model, the transcript or a tool card can see it."""
-    secrets = _secrets_of(credentials)
-    if not secrets:
-        return outcome
-    results = [replace(r, output=scrub(r.output, secrets)) for r in outcome.results]
     config = outcome.config
     if config is not None:
+        output = mask.mask(config.output)
+        cut = truncate_output(output, max_output_chars) if max_output_chars else None
         config = replace(
             config,
-            output=scrub(config.output, secrets),
-            lines=[scrub(line, secrets) for line in config.lines],
+            output=cut.text if cut else output,
+            truncated=config.truncated or bool(cut and cut.truncated),
+            lines=[mask.mask(line) for line in config.lines],
             rejected=[
-                replace(r, line=scrub(r.line, secrets), message=scrub(r.message, secrets))
+                replace(r, line=mask.mask(r.line), message=mask.mask(r.message))
                 for r in config.rejected
             ],
         )
-    error = scrub(outcome.error, secrets) if outcome.error else outcome.error
     before, after = (
-        replace(r, output=scrub(r.output, secrets)) if r is not None else None
+        command(r, config_max_chars) if r is not None else None
         for r in (outcome.config_before, outcome.config_after)
     )
     return replace(
         outcome,
-        results=results,
+        results=[command(r, max_output_chars) for r in outcome.results],
         config=config,
-        error=error,
+        error=mask.mask(outcome.error) if outcome.error else outcome.error,
         config_before=before,
         config_after=after,
     )

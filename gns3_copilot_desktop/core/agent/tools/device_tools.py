@@ -13,6 +13,7 @@ once) and console options. Nothing secret enters the arguments, the results or t
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -223,6 +224,7 @@ class _DeviceTool:
         )
         jobs: list[DeviceJob] = []
         early: dict[str, DeviceOutcome] = {}
+        saved = await self._saved_secrets(args.credential)
         for node, (_, commands, lines) in zip(nodes, wanted, strict=True):
             try:
                 target = self.access.target_for(node, ctx.server_url or ctx.client.base_url)
@@ -230,10 +232,31 @@ class _DeviceTool:
             except CopilotError as exc:
                 early[node.name] = DeviceOutcome(node.name, error=exc.user_message)
                 continue
-            jobs.append(DeviceJob(target, commands, lines, creds, snapshot_config=snapshot))
+            jobs.append(
+                DeviceJob(
+                    target, commands, lines, creds, snapshot_config=snapshot, mask_secrets=saved
+                )
+            )
         progress.report(f"talking to {join_names([j.target.name for j in jobs])}")
         outcomes = {o.device: o for o in await run_on_devices(jobs, options)}
         return [(n, early.get(n.name) or outcomes[n.name]) for n in nodes]
+
+    async def _saved_secrets(self, name: str | None) -> tuple[str, ...]:
+        """The password and enable secret of every saved console login: what a device prints is
+        masked for all of them, since one device's configuration may hold another's password.
+        A login that cannot be read fails the call (its secret could not be masked)."""
+        store = self.access.secret_store
+        if store is None:
+            return ()
+        ids = {login.id for login in self.access.console_logins()} | ({name} if name else set())
+        found = await asyncio.gather(*(store.get_named_credential(i) for i in sorted(ids)))
+        return tuple(
+            secret
+            for credential in found
+            if credential is not None
+            for secret in (credential.password, credential.enable_secret)
+            if secret
+        )
 
     async def _credentials(
         self, ctx: ConsoleContext, node: Node, name: str | None
