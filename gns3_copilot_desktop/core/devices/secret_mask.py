@@ -112,9 +112,9 @@ class SecretMask:
         spans += self._split_spans(text)
         return _replace_spans(text, spans)
 
-    def _spans(self, text: str) -> list[tuple[int, int]]:
+    def _spans(self, text: str, *, loose: bool = False) -> list[tuple[int, int]]:
         spans = [m.span() for m in _CRYPT_RE.finditer(text)]
-        spans += self._context_spans(text)
+        spans += self._context_spans(text, loose=loose)
         for secret in self._secrets:
             if secret.spread is not None:
                 spans += [m.span() for m in secret.spread.finditer(text)]
@@ -123,21 +123,38 @@ class SecretMask:
         spans += self._encoded.spans(text)
         return spans
 
-    def _context_spans(self, text: str) -> list[tuple[int, int]]:
+    def _context_spans(self, text: str, *, loose: bool) -> list[tuple[int, int]]:
+        """Values after a secret keyword. ``loose``: the text was put back together from short
+        lines, where nothing shows where a value ended, so a value that starts with a secret
+        counts."""
         spans = []
         for match in _CONTEXT_RE.finditer(text):
             value = match.group("value")
             kind = match.group("type")
-            bare = value[1:-1] if value[:1] in "\"'" and len(value) > 1 else value
+            quoted = value[:1] in "\"'" and len(value) > 1
+            bare = value[1:-1] if quoted else value
+            start = match.start("value") + quoted
             if kind is not None and int(kind) in _HASH_TYPES:
-                hidden = len(bare) >= _MIN_HASH_VALUE
+                length = len(bare) if len(bare) >= _MIN_HASH_VALUE else 0
             elif kind == "7":
-                hidden = decode_type7(bare) in self._raw
+                length = self._type7_prefix(bare, loose=loose)
+            elif loose:
+                length = next((len(s.text) for s in self._secrets if bare.startswith(s.text)), 0)
             else:
-                hidden = bare in self._exact
-            if hidden:
-                spans.append(match.span("value"))
+                length = len(bare) if bare in self._exact else 0
+            if length:
+                spans.append((start, start + length))
         return spans
+
+    def _type7_prefix(self, value: str, *, loose: bool) -> int:
+        """How much of ``value`` is the type 7 of a saved secret (0: none)."""
+        if not loose:
+            return len(value) if decode_type7(value) in self._raw else 0
+        for secret in self._secrets:
+            length = 2 + 2 * len(secret.raw)
+            if decode_type7(value[:length]) == secret.raw:
+                return length
+        return 0
 
     def _is_type7(self, token: str) -> bool:
         if (len(token) - 2) // 2 not in self._type7_lengths:
@@ -152,7 +169,7 @@ class SecretMask:
             return []
         spans: list[tuple[int, int]] = []
         for starts, joined, owners in _short_line_runs(text):
-            for start, end in self._spans(joined):
+            for start, end in self._spans(joined, loose=True):
                 first, last = owners[start], owners[max(start, end - 1)]
                 line_end = text.find("\n", starts[last])
                 spans.append((starts[first], len(text) if line_end < 0 else line_end))
