@@ -104,7 +104,7 @@ def test_no_project_file_encrypted_or_other_compression_is_refused() -> None:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         z.writestr("readme.txt", "hi")
-    with pytest.raises(ArchiveRefusedError, match="no project.gns3"):
+    with pytest.raises(ArchiveRefusedError, match=r"no project\.gns3"):
         check_project_archive(out.getvalue())
     bz = _info("project-files/x.bin")
     bz.compress_type = zipfile.ZIP_BZIP2
@@ -185,5 +185,5 @@ def test_declared_sizes_are_not_trusted() -> None:
             zipfile.ZipFile(io.BytesIO(lying)).getinfo("project-files/liar.bin").file_size
             == declared
         )
-        with pytest.raises(ArchiveRefusedError, match="“project-files/liar.bin”"):
+        with pytest.raises(ArchiveRefusedError, match=r"“project-files/liar\.bin”"):
             check_project_archive(lying)
