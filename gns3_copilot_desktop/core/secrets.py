@@ -11,7 +11,8 @@ keeps secrets in memory for this session only, sets ``persistent`` to False and 
 ``warning``. It never writes a secret to a file.
 
 Keys: a JWT per (normalised server URL, username), an API key per LLM profile id, a device login
-per (server, project, node) or under a name the user chose.
+per (server, project, node) or under a name the user chose, a trainer's exercise signing key per
+trainer name.
 """
 
 from __future__ import annotations
@@ -224,6 +225,34 @@ class SecretStore:
         """Forget a named login (no error when there is none)."""
         await self._delete(_named_entry(name))
 
+    # --- a trainer's exercise signing key ---------------------------------------------------
+
+    async def get_trainer_signing_key(self, trainer: str) -> bytes | None:
+        """The private key (raw Ed25519, 32 bytes) ``trainer`` signs exercise files with, or
+        None before the first export."""
+        value = await self._get(_trainer_key_entry(trainer))
+        if value is None:
+            return None
+        try:
+            raw = bytes.fromhex(value)
+        except ValueError:
+            raw = b""
+        if len(raw) != 32:
+            raise SecretStoreError(
+                f"The saved exercise signing key of {trainer} in the OS keyring is damaged."
+            )
+        return raw
+
+    async def set_trainer_signing_key(self, trainer: str, private_key: bytes) -> None:
+        """Remember ``trainer``'s exercise signing key (raw Ed25519 private key)."""
+        if len(private_key) != 32:
+            raise ValueError("an Ed25519 private key is 32 bytes")
+        await self._set(_trainer_key_entry(trainer), private_key.hex())
+
+    async def delete_trainer_signing_key(self, trainer: str) -> None:
+        """Forget ``trainer``'s signing key (no error when there is none)."""
+        await self._delete(_trainer_key_entry(trainer))
+
     # --- plumbing --------------------------------------------------------------------------
 
     async def database_key(self) -> bytes:
@@ -364,6 +393,14 @@ def _node_entry(server_url: str, project_id: str, node_id: str) -> _Entry:
         service=f"{SERVICE_PREFIX}:device-login:{url}",
         username=f"{_require(project_id, 'project_id')}/{_require(node_id, 'node_id')}",
         what=f"console login of node {node_id}",
+    )
+
+
+def _trainer_key_entry(trainer: str) -> _Entry:
+    return _Entry(
+        service=f"{SERVICE_PREFIX}:exercise-signing-key",
+        username=_require(trainer, "trainer"),
+        what=f"exercise signing key of {trainer}",
     )
 
 

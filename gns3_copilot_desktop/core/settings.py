@@ -229,6 +229,12 @@ class Settings(_NoSecrets):
         "list of destructive commands).",
     )
 
+    trusted_trainer_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="Trainer name -> the Ed25519 public key (base64) their exercise files must "
+        "be signed with, pinned on the first import.",
+    )
+
     @field_validator("copilot_service_url")
     @classmethod
     def _service_url(cls, value: str | None) -> str | None:

@@ -563,6 +563,53 @@ _PHRASES += [
         r"The project is too large to export here\.",
         QT_TRANSLATE_NOOP("CoreText", "The project is too large to export here."),
     ),
+    # a trainer's signature and the lab archive checked before GNS3 unpacks it
+    (
+        r"This exercise is signed by a different key than (.+)'s pinned key \(fingerprint "
+        r"(.+), pinned (.+)\)\. It was not imported\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "This exercise is signed by a different key than %1's pinned key (fingerprint %2, "
+            "pinned %3). It was not imported.",
+        ),
+    ),
+    (
+        r"The signature of this exercise does not match: the file was changed after (.+) "
+        r"signed it, or it was forged\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The signature of this exercise does not match: the file was changed after %1 "
+            "signed it, or it was forged.",
+        ),
+    ),
+    (
+        r"This exercise file is of the older, unsigned format, which anyone with the class "
+        r"passphrase could have made\. Ask your trainer to export it again\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "This exercise file is of the older, unsigned format, which anyone with the class "
+            "passphrase could have made. Ask your trainer to export it again.",
+        ),
+    ),
+    (
+        r"This exercise file is not signed by a trainer\.",
+        QT_TRANSLATE_NOOP("CoreText", "This exercise file is not signed by a trainer."),
+    ),
+    (
+        r"The project archive was refused: the entry “(.+)” (.+)\. Nothing was imported\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The project archive was refused: the entry “%1” %2. Nothing was imported.",
+        ),
+    ),
+    (
+        r"The project archive has (\d+) entries; at most (\d+) are imported\. Nothing was "
+        r"imported\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The project archive has %1 entries; at most %2 are imported. Nothing was imported.",
+        ),
+    ),
 ]
 
 # Phrases inside the parts above.

@@ -14,6 +14,7 @@ Every engine error is shown in the panel with its text; the buttons come back.
 from __future__ import annotations
 
 import asyncio
+import getpass
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +31,7 @@ from PyQt6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QSizePolicy,
     QSpinBox,
@@ -39,8 +41,10 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
-from gns3_copilot_desktop.core.practice.package import SUFFIX
+from gns3_copilot_desktop.core.practice import package
+from gns3_copilot_desktop.core.practice.package import SUFFIX, TrainerKey
 from gns3_copilot_desktop.core.practice.store import PracticeError
+from gns3_copilot_desktop.core.practice.trust import TrainerKeys
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
@@ -181,6 +185,10 @@ class PracticePanel(QFrame):
         self.hints: list[str] = []
         self.fault_ids: list[str] | None = None
         """A trainer's (or a test's) choice of faults instead of a draw."""
+        self.trainer_keys: TrainerKeys | None = _trainer_keys_of(backend)
+        """The trainer's signing key and the pinned trainer keys (None: exercise files cannot
+        be exported or imported here)."""
+        self.trust_box: QMessageBox | None = None
         self._card: ApprovalCard | None = None
         self._ended_id: str | None = None
         self._restore_request: ApprovalRequest | None = None
@@ -607,13 +615,19 @@ class PracticePanel(QFrame):
 
         async def export() -> None:
             assert self.engine is not None
-            data = await self.engine.export_package(exercise_id, passphrase)
+            signer = await self._keys().signer(self.trainer_name())
+            data = await self.engine.export_package(exercise_id, passphrase, signer)
             await asyncio.to_thread(_write_file, target, data)
             self._say(
                 QCoreApplication.translate(
                     "PracticePanel",
-                    "Exported to %1. Give students the file and, separately, the passphrase.",
-                ).replace("%1", str(target))
+                    "Exported to %1, signed by %2 (key fingerprint %3). Give students the file "
+                    "and, separately, the passphrase; tell them the fingerprint so that they can "
+                    "check it on their first import.",
+                )
+                .replace("%1", str(target))
+                .replace("%2", signer.trainer)
+                .replace("%3", signer.public.fingerprint)
             )
 
         await self._guarded(
@@ -641,7 +655,22 @@ class PracticePanel(QFrame):
                     .replace("%1", str(path))
                     .replace("%2", exc.strerror or str(exc))
                 ) from exc
-            project, exercise = await self.engine.import_exercise(data, passphrase)
+            keys = self._keys()
+            signer = await asyncio.to_thread(package.signer_of, data)
+            trusted = await keys.trusted(signer.trainer)
+            first_use = trusted is None
+            if trusted is None:
+                if not await self.ask_trust(signer):
+                    self._say(
+                        QCoreApplication.translate(
+                            "PracticePanel", "Not imported: the trainer's key was not trusted."
+                        )
+                    )
+                    return
+                trusted = signer
+            project, exercise = await self.engine.import_exercise(data, passphrase, trusted)
+            if first_use:  # pinned once the file opened with the class passphrase
+                await keys.pin(trusted)
             # kept beside the new project's own conversations, where its sessions will look
             target = await practice_engine(self._backend, project.project_id)
             if target is None:
@@ -663,7 +692,63 @@ class PracticePanel(QFrame):
             QCoreApplication.translate("PracticePanel", "Importing the exercise…"), import_
         )
 
+    def _keys(self) -> TrainerKeys:
+        if self.trainer_keys is None:
+            raise PracticeError(
+                QCoreApplication.translate(
+                    "PracticePanel", "Exercise files need the local agent's keyring and settings."
+                )
+            )
+        return self.trainer_keys
+
+    def trainer_name(self) -> str:
+        """The name exercise files are signed with: the GNS3 login, else the computer's user."""
+        workspace = getattr(self._backend, "workspace", None)
+        name = workspace.saved_username() if workspace is not None else ""
+        return name or getpass.getuser() or "trainer"
+
     # The dialogs, replaceable (tests answer them without a modal loop).
+
+    async def ask_trust(self, key: TrainerKey) -> bool:
+        """Whether to trust ``key`` for its trainer from now on (the first file from them).
+        Asked without a nested event loop (a modal exec would wedge the GNS3 GUI's tasks)."""
+        text = (
+            QCoreApplication.translate(
+                "PracticePanel",
+                "This exercise is signed by %1, whose key this computer has not seen before.\n\n"
+                "Key fingerprint: %2\n\nCompare it with the fingerprint your trainer gave you. "
+                "If you trust it, files from %1 signed by any other key will be refused.",
+            )
+            .replace("%1", key.trainer)
+            .replace("%2", key.fingerprint)
+        )
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("PracticePanel", "Trust this trainer's key?"),
+            text,
+            QMessageBox.StandardButton.Cancel,
+            self.window(),
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the trainer's name is the file's data
+        trust = box.addButton(
+            QCoreApplication.translate("PracticePanel", "Trust and import"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.trust_box = box
+        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def finished(_result: int) -> None:
+            if not answered.done():
+                answered.set_result(box.clickedButton() is trust)
+
+        box.finished.connect(finished)
+        box.open()
+        try:
+            return await answered
+        finally:
+            self.trust_box = None
+            box.deleteLater()
 
     def ask_passphrase(self, confirm: bool) -> str | None:
         """The passphrase (asked twice to export); None when cancelled or not the same."""
@@ -926,6 +1011,14 @@ class PracticePanel(QFrame):
             QCoreApplication.translate("PracticePanel", "Injected: %1").replace("%1", titles)
         )
         card.finish("ok", reveal_text(reveal))
+
+
+def _trainer_keys_of(backend: object) -> TrainerKeys | None:
+    """The local agent's keyring and settings as the trainer keys (a remote backend has none)."""
+    workspace = getattr(backend, "workspace", None)
+    if workspace is None:
+        return None
+    return TrainerKeys(workspace.secrets, workspace.settings, workspace.save_settings)
 
 
 def _write_file(path: Path, data: bytes) -> None:

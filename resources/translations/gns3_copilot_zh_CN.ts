@@ -756,7 +756,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1288,305 +1288,335 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
+        <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
+        <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
+        <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
+        <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <source>This exercise file is not signed by a trainer.</source>
+        <translation>此练习文件没有培训师的签名。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
+        <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
+        <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="620" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="622" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="584" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="632" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="633" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="638" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="640" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="641" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="709" />
         <source>; </source>
         <translation>；</translation>
     </message>
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="209" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="630" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="562" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="675" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="676" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="677" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="682" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="685" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="686" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="604" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="892" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="687" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="693" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="894" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="920" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="925" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="926" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="943" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="948" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
@@ -2087,359 +2117,392 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="67" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="69" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="79" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="80" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="81" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="91" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="95" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="101" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="105" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="115" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="126" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="134" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="147" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="149" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="178" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="214" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="219" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="511" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="519" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="220" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="222" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="226" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="233" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="240" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="248" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="247" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="255" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="251" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="262" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="261" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="269" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="297" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="292" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="300" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="295" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="303" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="314" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="322" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="317" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="325" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="331" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="345" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="340" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="335" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="343" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="403" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="493" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="531" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="584" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="551" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="559" />
         <source>Approve to start: the lab is saved in a snapshot first.</source>
         <translation>批准后开始：会先为实验保存一个快照。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="568" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="600" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="613" />
-        <source>Exported to %1. Give students the file and, separately, the passphrase.</source>
-        <translation>已导出到 %1。请把文件交给学生，并另行告知口令。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="622" />
+        <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
+        <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="634" />
         <source>Stopping the lab to export it… (it starts again after)</source>
         <translation>正在停止实验以导出…（导出后会重新启动）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="640" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="654" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="665" />
+        <source>Not imported: the trainer's key was not trusted.</source>
+        <translation>未导入：未信任培训师的密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="678" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="684" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="692" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="698" />
+        <source>Exercise files need the local agent's keyring and settings.</source>
+        <translation>练习文件需要本地智能体的密钥环和设置。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="716" />
+        <source>This exercise is signed by %1, whose key this computer has not seen before.
+
+Key fingerprint: %2
+
+Compare it with the fingerprint your trainer gave you. If you trust it, files from %1 signed by any other key will be refused.</source>
+        <translation>此练习由 %1 签名，本机以前没有见过其密钥。
+
+密钥指纹：%2
+
+请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="727" />
+        <source>Trust this trainer's key?</source>
+        <translation>信任此培训师的密钥？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="734" />
+        <source>Trust and import</source>
+        <translation>信任并导入</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="755" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="763" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="687" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="772" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="694" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="779" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="790" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="719" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="804" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="792" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="717" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="802" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="835" />
         <source>Exercise started: find what is broken and fix it.</source>
         <translation>练习已开始：找出故障并修复它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="844" />
         <source>Taking a snapshot… injecting…</source>
         <translation>正在创建快照…正在注入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="778" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="863" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="799" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="884" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="804" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="889" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="916" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="836" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="921" />
         <source>Restore the lab as it was before the exercise?</source>
         <translation>将实验恢复到练习开始前的状态吗？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="848" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="933" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="856" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="941" />
         <source>The lab is back as it was before the exercise.</source>
         <translation>实验已恢复到练习开始前的状态。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="862" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="947" />
         <source>Restoring the snapshot…</source>
         <translation>正在恢复快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="897" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="982" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="909" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="994" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="926" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1011" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="940" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1033" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -3169,47 +3232,47 @@
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="71" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="81" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="89" />
         <source>(+%1 more lines)</source>
         <translation>（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="96" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="105" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="111" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="114" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="118" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="122" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>

@@ -29,8 +29,12 @@ from gns3_copilot_desktop.core.practice.engine import (
 )
 from gns3_copilot_desktop.core.practice.package import ExercisePackage
 from gns3_copilot_desktop.core.practice.store import ExerciseRecord, InjectedFault
+from gns3_copilot_desktop.core.practice.trust import TrainerKeys
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.core.secrets import SecretStore
+from gns3_copilot_desktop.core.settings import Settings
 from gns3_copilot_desktop.ui.practice_panel import PracticePanel
+from tests.helpers.keyring_backends import MemoryKeyring
 
 SECRET_TITLE = "A host in the wrong subnet"
 SECRET_SYMPTOMS = "PC1 cannot ping PC2; PC1's address is outside the LAN."
@@ -119,7 +123,9 @@ class PracticeStandIn:
 
     # --- a trainer's exercise: the real sealing of `core.practice.package`, no lab ---
 
-    async def export_package(self, exercise_id: str, passphrase: str) -> bytes:
+    async def export_package(
+        self, exercise_id: str, passphrase: str, signer: package.TrainerSigner
+    ) -> bytes:
         self._called("export_package")
         record = self._record(exercise_id)
         exercise = ExercisePackage(
@@ -131,11 +137,13 @@ class PracticeStandIn:
         archive = io.BytesIO()
         with zipfile.ZipFile(archive, "w") as z:
             z.writestr("campus lab.gns3", "{}")
-        return package.seal(archive.getvalue(), exercise, passphrase)
+        return package.seal(archive.getvalue(), exercise, passphrase, signer)
 
-    async def import_exercise(self, data: bytes, passphrase: str) -> tuple[Project, object]:
+    async def import_exercise(
+        self, data: bytes, passphrase: str, trusted: package.TrainerKey
+    ) -> tuple[Project, object]:
         self._called("import_exercise")
-        exercise, _ = package.open_sealed(data, passphrase)
+        exercise, _ = package.open_sealed(data, passphrase, trusted)
         return Project(project_id="p2", name=f"{exercise.project_name} (exercise)"), exercise
 
     async def keep_imported(self, exercise: ExercisePackage) -> None:
@@ -231,6 +239,15 @@ class PracticeStandIn:
             record.hints_used,
             record.score or 0,
         )
+
+
+def memory_trainer_keys() -> TrainerKeys:
+    """Trainer keys of one computer: a keyring in memory, settings not written anywhere."""
+
+    async def save() -> None:
+        return None
+
+    return TrainerKeys(SecretStore(backend=MemoryKeyring()), Settings(), save)
 
 
 def shown_texts(root: QWidget) -> str:

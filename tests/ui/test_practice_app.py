@@ -5,14 +5,16 @@ panel says so and stays usable."""
 
 from __future__ import annotations
 
+import base64
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PyQt6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.core.practice.package import ExercisePackage, seal
+from gns3_copilot_desktop.core.practice.package import ExercisePackage, TrainerSigner, seal
 from gns3_copilot_desktop.core.practice.store import InjectedFault
 from gns3_copilot_desktop.ui.service_backend import PRACTICE_DB_NAME
 from tests.helpers.copilot_app import CopilotApp, run
@@ -77,14 +79,28 @@ def test_an_imported_exercise_waits_in_the_new_projects_own_store(
     name = f"class lab {uuid.uuid4().hex[:6]}"
     exercise = ExercisePackage(project_name=name, difficulty="beginner", faults=[fault])
     file = tmp_path / "week1.gns3exercise"
-    file.write_bytes(seal(archive, exercise, "a passphrase!"))
+    trainer = TrainerSigner.generate(f"Trainer {uuid.uuid4().hex[:6]}")
+    file.write_bytes(seal(archive, exercise, "a passphrase!", trainer))
     practice.ask_import_path = lambda: file  # type: ignore[method-assign]
     practice.ask_passphrase = lambda confirm: "a passphrase!"  # type: ignore[method-assign]
     practice.import_button.click()
+    # the first file of this trainer: the real (non-modal) question shows name and fingerprint
+    qtbot.waitUntil(lambda: practice.trust_box is not None and practice.trust_box.isVisible())
+    box = practice.trust_box
+    assert box is not None
+    assert trainer.trainer in box.text() and trainer.public.fingerprint in box.text()
+    [trust] = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole]
+    trust.click()
     qtbot.waitUntil(
         lambda: "was imported as the project" in practice.status_label.text(), timeout=60_000
     )
     [imported] = [p for p in run(qtbot, client.list_projects()) if p.name == f"{name} (exercise)"]
+    settings = app.header.workspace.settings_store.load().settings
+    assert trainer.public.fingerprint  # pinned in the settings file, by the trainer's name
+    assert (
+        settings.trusted_trainer_keys[trainer.trainer]
+        == base64.b64encode(trainer.public.public_key).decode()
+    )
     try:
         here = run(qtbot, backend.practice())
         there = run(qtbot, backend.practice(imported.project_id))

@@ -12,6 +12,7 @@ from PyQt6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.errors import Gns3ConnectionError
+from gns3_copilot_desktop.core.practice.package import TrainerKey
 from gns3_copilot_desktop.core.practice.store import PracticeError
 from gns3_copilot_desktop.ui import practice_panel
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
@@ -25,6 +26,7 @@ from tests.helpers.practice_standin import (
     SECRET_UNDO,
     PracticeStandIn,
     assert_sealed,
+    memory_trainer_keys,
 )
 
 SEALED = [SECRET_TITLE, SECRET_SYMPTOMS, SECRET_UNDO, "vpcs-wrong-address", *HINTS]
@@ -88,6 +90,7 @@ def practice(
 ) -> tuple[PracticePanel, PracticeStandIn]:
     engine = PracticeStandIn()
     backend.practice_engine = engine
+    panel.practice.trainer_keys = memory_trainer_keys()
     panel.resize(520, 900)
     _new(qtbot, panel, "practice")
     qtbot.waitUntil(lambda: panel.practice.topic_combo.count() == 3)
@@ -227,10 +230,24 @@ def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     _sealed_absent(panel)
     assert SECRET_TITLE.encode() not in target.read_bytes()
 
-    # A student: a wrong passphrase is an error in the panel, then the right one imports.
+    trainer_keys = view.trainer_keys
+    assert trainer_keys is not None
+    trainer = trainer_keys.pinned(view.trainer_name())  # a trainer trusts their own key
+    assert trainer is not None and trainer.fingerprint in view.status_label.text()
+
+    # A student (another computer, no key pinned): the first file asks to trust the trainer's
+    # key, showing its fingerprint; a wrong passphrase is an error, then the right one imports.
     view._card.items[0].reject.click()  # the trainer does not run it here
     view._card.items[0].confirm_reject()
     qtbot.waitUntil(lambda: view.setup_row.isVisible() and view.start_button.isEnabled())
+    student = view.trainer_keys = memory_trainer_keys()
+    asked: list[TrainerKey] = []
+
+    async def trust(key: TrainerKey) -> bool:
+        asked.append(key)
+        return True
+
+    view.ask_trust = trust  # type: ignore[method-assign]
     view.ask_import_path = lambda: target  # type: ignore[method-assign]
     view.ask_passphrase = lambda confirm: "not it at all"  # type: ignore[method-assign]
     view.import_button.click()
@@ -241,6 +258,8 @@ def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     view.import_button.click()
     qtbot.waitUntil(lambda: "was imported as the project" in view.status_label.text())
     assert "“campus lab (exercise)”" in view.status_label.text()
+    assert asked == [trainer, trainer]  # asked again: the wrong passphrase pinned nothing
+    assert student.pinned(trainer.trainer) == trainer
     assert engine.calls[-2:] == ["import_exercise", "keep_imported"]
     assert backend.practice_projects[-1] == "p2"  # kept by the new project's engine
     assert view.error_label.isHidden()

@@ -23,6 +23,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from gns3_copilot_desktop.core.errors import Gns3Error, Gns3NotFoundError, Gns3ProtocolError
 from gns3_copilot_desktop.core.gns3 import _errors, notifications
+from gns3_copilot_desktop.core.gns3.archive_check import CheckedArchive
 from gns3_copilot_desktop.core.gns3.models import (
     AuthToken,
     Drawing,
@@ -371,12 +372,13 @@ class Gns3Client:
             raise Gns3Error("The project is too large to export here.", server=self.base_url)
         return bytes(received)
 
-    async def import_project(self, name: str, archive: bytes) -> Project:
-        """Import a portable project archive as a new project called ``name``."""
+    async def import_project(self, name: str, archive: CheckedArchive) -> Project:
+        """Import a portable project archive as a new project called ``name``. Only an archive
+        that passed `check_project_archive` is accepted: GNS3 unpacks what it is given."""
         path = f"/projects/{uuid.uuid4()}/import"
         try:
             response = await self._http.post(
-                path, params={"name": name}, content=archive, headers=self._headers(True)
+                path, params={"name": name}, content=archive.data, headers=self._headers(True)
             )
         except httpx.HTTPError as exc:
             raise _errors.transport_error(self.base_url, exc, self.timeout) from exc

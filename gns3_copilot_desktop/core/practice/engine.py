@@ -29,6 +29,11 @@ from gns3_copilot_desktop.core.devices import (
     target_for_node,
 )
 from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.archive_check import (
+    ArchiveLimits,
+    CheckedArchive,
+    check_project_archive,
+)
 from gns3_copilot_desktop.core.gns3.models import Link, Node, Project
 from gns3_copilot_desktop.core.practice import package
 from gns3_copilot_desktop.core.practice.catalog import (
@@ -227,9 +232,11 @@ class PracticeEngine:
 
     # --- a trainer's exercise, exported and imported -----------------------------------------
 
-    async def export_package(self, exercise_id: str, passphrase: str) -> bytes:
+    async def export_package(
+        self, exercise_id: str, passphrase: str, signer: package.TrainerSigner
+    ) -> bytes:
         """A prepared (not yet injected) exercise and the lab as it is now, as one file sealed
-        with ``passphrase`` for students (see `package`)."""
+        with ``passphrase`` and signed by the trainer's key, for students (see `package`)."""
         package.check_passphrase(passphrase)  # before the lab is stopped for the export
         record = await self._expect(exercise_id, "planned")
         project = await self._client.get_project(self._project_id)
@@ -246,14 +253,17 @@ class PracticeEngine:
             topic=record.topic,
             faults=[f.model_copy(update={"link_id": None}) for f in record.sealed],
         )
-        return await asyncio.to_thread(package.seal, archive, exercise, passphrase)
+        data = await asyncio.to_thread(package.seal, archive, exercise, passphrase, signer)
+        # what a student's import will refuse is refused here, where the trainer can mend it
+        await asyncio.to_thread(_checked_lab, data, passphrase, signer.public)
+        return data
 
     async def import_exercise(
-        self, data: bytes, passphrase: str
+        self, data: bytes, passphrase: str, trusted: package.TrainerKey
     ) -> tuple[Project, ExercisePackage]:
-        """Import a trainer's exercise file as a new project (see `import_package`); the new
-        project's engine then keeps the exercise (`keep_imported`)."""
-        return await import_package(self._client, data, passphrase)
+        """Import a trainer's exercise file signed by ``trusted`` as a new project (see
+        `import_package`); the new project's engine then keeps the exercise (`keep_imported`)."""
+        return await import_package(self._client, data, passphrase, trusted)
 
     async def keep_imported(self, exercise: ExercisePackage) -> ExerciseRecord:
         """Keep an imported exercise for this (the imported) project, sealed, without a session:
@@ -802,13 +812,28 @@ def _score(record: ExerciseRecord) -> int:
     return max(10, 100 - HINT_COST * record.hints_used - late)
 
 
+def _checked_lab(
+    data: bytes, passphrase: str, trusted: package.TrainerKey, limits: ArchiveLimits | None = None
+) -> tuple[ExercisePackage, CheckedArchive]:
+    """Open a signed exercise file and check its lab archive the way an import does."""
+    exercise, archive = package.open_sealed(data, passphrase, trusted)
+    return exercise, check_project_archive(archive, limits)
+
+
 async def import_package(
-    client: Gns3Client, data: bytes, passphrase: str
+    client: Gns3Client,
+    data: bytes,
+    passphrase: str,
+    trusted: package.TrainerKey,
+    *,
+    limits: ArchiveLimits | None = None,
 ) -> tuple[Project, ExercisePackage]:
-    """Open a trainer's exercise file and import its lab as a new GNS3 project. The new
-    project's engine keeps the sealed faults (`PracticeEngine.keep_imported`): each project's
-    exercises live beside its own conversations."""
-    exercise, archive = await asyncio.to_thread(package.open_sealed, data, passphrase)
+    """Open a trainer's exercise file signed by ``trusted`` and import its lab as a new GNS3
+    project. The signature, the faults and every entry of the lab archive are checked before
+    the server is called. The new project's engine keeps the sealed faults
+    (`PracticeEngine.keep_imported`): each project's exercises live beside its own
+    conversations."""
+    exercise, archive = await asyncio.to_thread(_checked_lab, data, passphrase, trusted, limits)
     if exercise.difficulty not in DIFFICULTIES:
         raise PracticeError("This exercise file names an unknown level.")
     catalog = load_catalog()

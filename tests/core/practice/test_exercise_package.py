@@ -14,13 +14,21 @@ from typing import Any
 
 import pytest
 
+from gns3_copilot_desktop.core.gns3.archive_check import CheckedArchive
 from gns3_copilot_desktop.core.gns3.models import Project
 from gns3_copilot_desktop.core.practice import package
 from gns3_copilot_desktop.core.practice.engine import PracticeEngine, import_package
-from gns3_copilot_desktop.core.practice.package import ExercisePackage, open_sealed, seal
+from gns3_copilot_desktop.core.practice.package import (
+    ExercisePackage,
+    TrainerSigner,
+    open_sealed,
+    seal,
+)
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, InjectedFault, PracticeError
 
 PASS = "a long enough passphrase"
+TRAINER = TrainerSigner.generate("Ms Trainer")
+KEY = TRAINER.public
 
 
 def _archive(*names: str) -> bytes:
@@ -28,6 +36,15 @@ def _archive(*names: str) -> bytes:
     with zipfile.ZipFile(out, "w") as z:
         for name in names:
             z.writestr(name, f"content of {name}")
+    return out.getvalue()
+
+
+def _lab() -> bytes:
+    """The smallest archive GNS3 (and the archive check) takes as a project."""
+    topology = {"topology": {"nodes": [], "links": [], "drawings": []}}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("project.gns3", json.dumps(topology))
     return out.getvalue()
 
 
@@ -42,8 +59,8 @@ def test_round_trip_and_the_copilot_files_stay_out() -> None:
         "copilot_checkpoints.db", "copilot_checkpoints.db-wal", "sub/copilot_practice.db-shm",
         ".gns3-copilot/copilot_checkpoints.db", ".gns3-copilot/owner.json",
     )  # fmt: skip
-    data = seal(archive, _exercise(), PASS)
-    exercise, lab = open_sealed(data, PASS)
+    data = seal(archive, _exercise(), PASS, TRAINER)
+    exercise, lab = open_sealed(data, PASS, KEY)
     assert exercise == _exercise()
     assert zipfile.ZipFile(io.BytesIO(lab)).namelist() == [
         "project.gns3",
@@ -53,28 +70,34 @@ def test_round_trip_and_the_copilot_files_stay_out() -> None:
 
 
 def test_each_seal_is_different_and_a_wrong_passphrase_or_change_is_refused() -> None:
-    one, two = seal(_archive("a"), _exercise(), PASS), seal(_archive("a"), _exercise(), PASS)
+    one, two = (
+        seal(_archive("a"), _exercise(), PASS, TRAINER),
+        seal(_archive("a"), _exercise(), PASS, TRAINER),
+    )
     assert one != two  # fresh salt and nonce
     with pytest.raises(PracticeError, match="passphrase is wrong"):
-        open_sealed(one, PASS + "x")
+        open_sealed(one, PASS + "x", KEY)
     for where in (len(package.MAGIC) + 10, len(one) // 2, len(one) - 1):
         changed = bytearray(one)
         changed[where] ^= 0x01
         with pytest.raises(PracticeError):
-            open_sealed(bytes(changed), PASS)
+            open_sealed(bytes(changed), PASS, KEY)
 
 
 def _with_header(data: bytes, **changes: Any) -> bytes:
+    """``data`` with its header changed and signed again by the trusted trainer: what a
+    trusted but careless or hostile signer could send."""
     start = len(package.MAGIC) + 4
     (size,) = struct.unpack(">I", data[len(package.MAGIC) : start])
     header = json.loads(data[start : start + size])
     header.update(changes)
     raw = json.dumps(header).encode()
-    return package.MAGIC + struct.pack(">I", len(raw)) + raw + data[start + size :]
+    body = package.MAGIC + struct.pack(">I", len(raw)) + raw + data[start + size : -64]
+    return body + TRAINER.sign(body)
 
 
 def test_a_hostile_header_cannot_make_the_app_spend_memory_or_time() -> None:
-    data = seal(_archive("a"), _exercise(), PASS)
+    data = seal(_archive("a"), _exercise(), PASS, TRAINER)
     started = time.monotonic()
     for hostile in (
         _with_header(data, n=2**30, r=64),
@@ -83,11 +106,11 @@ def test_a_hostile_header_cannot_make_the_app_spend_memory_or_time() -> None:
         _with_header(data, kdf="none"),
     ):
         with pytest.raises(PracticeError, match="another version"):
-            open_sealed(hostile, PASS)
+            open_sealed(hostile, PASS, KEY)
     assert time.monotonic() - started < 2
     for junk in (b"", b"PK\x03\x04 a zip", package.MAGIC + b"\xff\xff\xff\xff", package.MAGIC):
         with pytest.raises(PracticeError, match="not an exercise exported by GNS3 Copilot"):
-            open_sealed(junk, PASS)
+            open_sealed(junk, PASS, KEY)
 
 
 @pytest.mark.asyncio
@@ -96,17 +119,17 @@ async def test_a_file_naming_a_fault_the_app_lacks_is_refused_before_any_import(
     is not in it (or a platform the fault has no steps for) stops the import before the server
     is called (the client here is None: calling it would fail the test)."""
     for exercise in (_exercise("rm-rf-everything"), _exercise("vpcs-wrong-address", "ios")):
-        data = seal(_archive("a"), exercise, PASS)
+        data = seal(_lab(), exercise, PASS, TRAINER)
         with pytest.raises(PracticeError, match="does not have"):
-            await import_package(None, data, PASS)  # type: ignore[arg-type]
+            await import_package(None, data, PASS, KEY)  # type: ignore[arg-type]
     bad_level = _exercise().model_copy(update={"difficulty": "expert"})
     with pytest.raises(PracticeError, match="unknown level"):
-        await import_package(None, seal(_archive("a"), bad_level, PASS), PASS)  # type: ignore[arg-type]
+        await import_package(None, seal(_lab(), bad_level, PASS, TRAINER), PASS, KEY)  # type: ignore[arg-type]
 
 
 def test_a_short_passphrase_is_refused() -> None:
     with pytest.raises(PracticeError, match="at least 8"):
-        seal(_archive("a"), _exercise(), "1234567")
+        seal(_archive("a"), _exercise(), "1234567", TRAINER)
 
 
 class _RecordingServer:
@@ -122,7 +145,7 @@ class _RecordingServer:
     async def list_projects(self) -> list[Project]:
         return [Project(project_id=f"p{i}", name=n) for i, n in enumerate(self.existing)]
 
-    async def import_project(self, name: str, archive: bytes) -> Project:
+    async def import_project(self, name: str, archive: CheckedArchive) -> Project:
         self.asked.append(name)
         return Project(project_id="new", name=name)
 
@@ -133,7 +156,8 @@ async def test_the_files_lab_name_becomes_one_printable_line_beside_existing_pro
 ) -> None:
     hostile = _exercise().model_copy(update={"project_name": "../../etc\n<b>lab</b>\x1b[2J\\x"})
     server = _RecordingServer([".. .. etc <b>lab< b> [2J x (exercise)"])
-    project, exercise = await import_package(server, seal(_archive("a"), hostile, PASS), PASS)  # type: ignore[arg-type]
+    data = seal(_lab(), hostile, PASS, TRAINER)
+    project, exercise = await import_package(server, data, PASS, KEY)  # type: ignore[arg-type]
     assert server.asked == [".. .. etc <b>lab< b> [2J x (exercise 2)"]
     assert project.name == server.asked[0]
     # The new project's engine keeps it sealed, without a session, in that project's store.

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gns3_copilot_desktop.core.practice.engine import PracticeEngine, import_package
-from gns3_copilot_desktop.core.practice.package import MAGIC
+from gns3_copilot_desktop.core.practice.package import MAGIC, TrainerSigner, signer_of
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
 from tests.core.practice.test_practice_live import ADDRESSES, PracticeLab, practice_lab
 
@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
 __all__ = ["practice_lab"]  # the fixture, shared with the exercise tests
 
 PASSPHRASE = "correct horse battery staple"
+TRAINER = TrainerSigner.generate("Ms Trainer")
 
 
 def _plant(folder: Path, secret: str) -> None:
@@ -49,8 +50,9 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
 
     plan = await trainer.prepare("trainer", difficulty="beginner", fault_ids=["vpcs-wrong-address"])
     with pytest.raises(PracticeError, match="at least 8 characters"):
-        await trainer.export_package(plan.exercise_id, "short")
-    data = await trainer.export_package(plan.exercise_id, PASSPHRASE)
+        await trainer.export_package(plan.exercise_id, "short", TRAINER)
+    data = await trainer.export_package(plan.exercise_id, PASSPHRASE, TRAINER)
+    assert signer_of(data) == TRAINER.public
     assert data.startswith(MAGIC)
     for clear in (b"vpcs-wrong-address", b"PC1", secret.encode(), b"192.0.2.1"):
         assert clear not in data
@@ -59,15 +61,15 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
     student_store = ExerciseStore(tmp_path / "student" / "practice.db")
     (tmp_path / "student").mkdir()
     with pytest.raises(PracticeError, match="passphrase is wrong"):
-        await import_package(lab.client, data, "not the passphrase")
+        await import_package(lab.client, data, "not the passphrase", TRAINER.public)
     changed = bytearray(data)
     changed[-20] ^= 1
-    with pytest.raises(PracticeError, match="passphrase is wrong, or the file was changed"):
-        await import_package(lab.client, bytes(changed), PASSPHRASE)
+    with pytest.raises(PracticeError, match="signature of this exercise does not match"):
+        await import_package(lab.client, bytes(changed), PASSPHRASE, TRAINER.public)
     before = {p.project_id for p in await lab.client.list_projects()}
     assert len(before) == len({p.name for p in await lab.client.list_projects()})
 
-    imported, exercise = await import_package(lab.client, data, PASSPHRASE)
+    imported, exercise = await import_package(lab.client, data, PASSPHRASE, TRAINER.public)
     try:
         assert imported.project_id not in before
         assert imported.name == f"{project.name} (exercise)"
