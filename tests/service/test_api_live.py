@@ -9,10 +9,11 @@ import json
 import os
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -461,3 +462,103 @@ def test_the_token_is_never_written(service: Service, admin: User, student: User
             assert admin.token.encode() not in raw and student.token.encode() not in raw, path
     assert admin.token not in service.output() and student.token not in service.output()
     assert oct(service.data_dir.stat().st_mode & 0o777) == "0o700"
+
+
+DROPS = 20
+DROP_TIMEOUT_S = 30.0
+DROP_POINTS = ("sent", "status", "event", "content", "two contents")
+
+
+def _drop_mid_stream(service: Service, user: User, body: dict[str, Any], point: str) -> bytes:
+    """POST a stream over a bare socket and close the socket with the turn still running (a
+    laptop that sleeps, a browser tab closed): right after sending, after the status line, after
+    the first event, after the first or second piece of the answer."""
+    payload = json.dumps(body).encode()
+    host, port = service.url.removeprefix("http://").split(":")
+    head = (
+        f"POST /v3/chat/stream HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Authorization: Bearer {user.token}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    enough: dict[str, Callable[[bytes], bool]] = {
+        "sent": lambda _: True,
+        "status": lambda got: b"\r\n\r\n" in got,
+        "event": lambda got: b"data: " in got,
+        "content": lambda got: got.count(b'"type":"content"') >= 1,
+        "two contents": lambda got: got.count(b'"type":"content"') >= 2,
+    }
+    received = b""
+    with socket.create_connection((host, int(port)), timeout=DROP_TIMEOUT_S) as sock:
+        sock.sendall(head + payload)
+        while not enough[point](received):
+            data = sock.recv(65536)
+            assert data, f"the stream ended before it was dropped: {received!r}"
+            received += data
+    return received
+
+
+def test_dropped_streams_leave_the_project_writable_for_everyone(
+    service: Service, admin: User, student: User, shared_project: dict[str, Any]
+) -> None:
+    """A client that leaves mid-turn, twenty times at different points of the turn (before and
+    after a tool ran, before and after the answer began); afterwards both users write."""
+    pid = shared_project["project_id"]
+    started = time.monotonic()
+    for drop in range(DROPS):
+        user = admin if drop % 4 < 2 else student
+        made = httpx.post(
+            f"{service.url}/v3/chat/sessions", json={"project_id": pid}, headers=user.headers
+        )
+        assert made.status_code == 201, made.text
+        sid = made.json()["id"]
+        message = f"drop {drop}"
+
+        def this_turn(request: Any, message: str = message) -> bool:
+            return any(m.get("content") == message for m in request.messages)
+
+        if drop % 2:
+            service.model.push(
+                ScriptedTurn.tool("get_topology", {}, id=f"call_drop{drop}", match=this_turn)
+            )
+        service.model.push(
+            ScriptedTurn.stalled(
+                "Still thinking about it", chunks=3, stall_after_chunks=3, match=this_turn
+            )
+        )
+        point = DROP_POINTS[drop % len(DROP_POINTS)]
+        _drop_mid_stream(
+            service, user, {"message": message, "project_id": pid, "session_id": sid}, point
+        )
+        stopped = httpx.post(
+            f"{service.url}/v3/chat/sessions/{sid}/abort",
+            params={"project_id": pid},
+            headers=user.headers,
+            timeout=DROP_TIMEOUT_S,
+        )
+        assert stopped.status_code == 200, stopped.text
+    _wait(lambda: service.model.stalled_count == 0, DROP_TIMEOUT_S, "the dropped turns to stop")
+    dropped_s = time.monotonic() - started
+    for user in (admin, student):
+        made = httpx.post(
+            f"{service.url}/v3/chat/sessions",
+            json={"project_id": pid, "title": f"{user.name} after the drops"},
+            headers=user.headers,
+        )
+        assert made.status_code == 201, made.text
+        sid = made.json()["id"]
+        service.model.push(ScriptedTurn.text(f"Answer for {user.name}."))
+        streamed = _stream(service, user, {"message": "hi", "project_id": pid, "session_id": sid})
+        assert streamed.status == 200
+        assert [e["type"] for e in streamed.events][-1] == "done"
+        assert not [e for e in streamed.events if e["type"] == "error"], streamed.events
+        renamed = httpx.patch(
+            f"{service.url}/v3/chat/sessions/{sid}",
+            json={"project_id": pid, "title": "Renamed after the drops", "pinned": True},
+            headers=user.headers,
+        )
+        assert renamed.status_code == 200, renamed.text
+        history = httpx.get(
+            f"{service.url}/v3/chat/history/{sid}", params={"project_id": pid}, headers=user.headers
+        ).json()
+        assert [m["content"] for m in history["messages"]] == ["hi", f"Answer for {user.name}."]
+    print(f"{DROPS} dropped streams in {dropped_s:.1f} s")

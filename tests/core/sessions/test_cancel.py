@@ -71,7 +71,9 @@ async def test_a_cancelled_checkpoint_write_rolls_back_at_every_step(any_store: 
     try:
         graph = build_turn_graph(store)  # type: ignore[arg-type]
         sid = (await store.create_session("turns")).id
-        config: Any = {"configurable": {"thread_id": sid, "checkpoint_ns": "", "checkpoint_id": "1"}}
+        config: Any = {
+            "configurable": {"thread_id": sid, "checkpoint_ns": "", "checkpoint_id": "1"}
+        }
         for steps in range(CANCEL_POINTS):
             await _cancel_after(
                 steps, lambda: store.checkpointer.aput_writes(config, [("x", steps)], "task")
