@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -562,3 +564,150 @@ def test_dropped_streams_leave_the_project_writable_for_everyone(
         ).json()
         assert [m["content"] for m in history["messages"]] == ["hi", f"Answer for {user.name}."]
     print(f"{DROPS} dropped streams in {dropped_s:.1f} s")
+
+
+def _raw_request(service: Service, user: User, head: str, body: bytes) -> bytes:
+    """Send a request's head and the given part of its body, never its end, and return what the
+    service answers: an answer at all means it did not wait to read the rest."""
+    host, port = service.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=DROP_TIMEOUT_S) as sock:
+        sock.sendall(
+            (
+                f"{head}\r\nHost: {host}:{port}\r\nAuthorization: Bearer {user.token}\r\n"
+                "Content-Type: application/json\r\n"
+            ).encode()
+            + body
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer += data
+    return answer
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(service: Service, admin: User) -> None:
+    from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
+
+    declared = _raw_request(
+        service,
+        admin,
+        "POST /v3/chat/sessions HTTP/1.1",
+        f"Content-Length: {60 * 1024 * 1024}\r\n\r\n".encode() + b'{"project_id": "',
+    )
+    assert declared.startswith(b"HTTP/1.1 413"), declared
+    piece = b"x" * 65536
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(piece), piece) for _ in range(1 + MAX_BODY_BYTES // 65536)
+    )
+    chunked = _raw_request(
+        service,
+        admin,
+        "POST /v3/chat/stream HTTP/1.1",
+        b"Transfer-Encoding: chunked\r\n\r\n" + chunks,
+    )
+    assert chunked.startswith(b"HTTP/1.1 413"), chunked
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "field"),
+    [
+        ("POST", "/v3/chat/sessions", {"json": {"title": "t" * 40_000}}, "title"),
+        ("POST", "/v3/chat/stream", {"json": {"message": "m" * 100_001}}, "message"),
+        (
+            "POST",
+            "/v3/chat/stream",
+            {"json": {"message": "m", "session_id": "s" * 101}},
+            "session_id",
+        ),
+        ("POST", "/v3/chat/stream", {"json": {"message": "m", "mode": "root"}}, "mode"),
+        ("PATCH", "/v3/chat/sessions/x", {"json": {"title": "t" * 201}}, "title"),
+        ("GET", "/v3/chat/search", {"params": {"q": "q" * 501}}, "q"),
+        ("GET", f"/v3/chat/history/{'h' * 101}", {"params": {}}, "session id"),
+        (
+            "POST",
+            "/v3/chat/sessions/x/resume",
+            {
+                "json": {
+                    "decisions": [{"tool_call_id": "c", "action": "reject", "reason": "r" * 2001}]
+                }
+            },
+            "reason",
+        ),
+        (
+            "POST",
+            "/v3/chat/sessions/x/resume",
+            {"json": {"decisions": [{"tool_call_id": "c", "action": "approve"}] * 101}},
+            "decisions",
+        ),
+    ],
+)
+def test_every_text_field_is_bounded(
+    service: Service,
+    admin: User,
+    project: dict[str, Any],
+    method: str,
+    path: str,
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    pid = project["project_id"]
+    if "json" in kwargs:
+        kwargs = {"json": {"project_id": pid, **kwargs["json"]}}
+    else:
+        kwargs = {"params": {"project_id": pid, **kwargs["params"]}}
+    response = httpx.request(method, service.url + path, headers=admin.headers, **kwargs)
+    assert response.status_code == 422, response.text
+    assert field in response.json()["message"]
+    listed = httpx.get(
+        f"{service.url}/v3/chat/sessions", params={"project_id": pid}, headers=admin.headers
+    )
+    assert all(len(s["title"] or "") <= 200 for s in listed.json())
+
+
+def _spellings(project_id: str, count: int) -> list[str]:
+    """``count`` distinct spellings of one UUID: case, no hyphens, braces, ``urn:uuid:``."""
+    forms = [
+        lambda u: u,
+        lambda u: u.replace("-", ""),
+        lambda u: "{" + u + "}",
+        lambda u: "urn:uuid:" + u,
+    ]
+    rng = random.Random(7)
+    seen: set[str] = set()
+    while len(seen) < count:
+        cased = "".join(c.upper() if rng.random() < 0.5 else c for c in project_id)
+        seen.add(rng.choice(forms)(cased))
+    return sorted(seen)
+
+
+def test_every_spelling_of_a_project_id_is_one_project(
+    service: Service, admin: User, project: dict[str, Any]
+) -> None:
+    pid = project["project_id"]
+    made = httpx.post(
+        f"{service.url}/v3/chat/sessions",
+        json={"project_id": pid.upper().replace("-", ""), "title": "Spelled"},
+        headers=admin.headers,
+    )
+    assert made.status_code == 201, made.text
+    sid = made.json()["id"]
+    for spelling in _spellings(pid, 128):
+        listed = httpx.get(
+            f"{service.url}/v3/chat/sessions",
+            params={"project_id": spelling},
+            headers=admin.headers,
+        )
+        assert listed.status_code == 200, (spelling, listed.text)
+        assert sid in {s["id"] for s in listed.json()}
+    if not service.stores:  # SQLite: one folder per project, named by its canonical id only
+        folders = {p.name for p in (service.data_dir / "projects").glob("*/*")}
+        assert pid in folders
+        assert all(str(uuid.UUID(name)) == name for name in folders), folders
+    for refused in ("p", "../../etc", pid + "0", "urn:uuid:" + pid[:-1], " " + pid, "x" * 10_000):
+        response = httpx.get(
+            f"{service.url}/v3/chat/sessions", params={"project_id": refused}, headers=admin.headers
+        )
+        assert response.status_code == 422, (refused, response.text)
+        assert "UUID" in response.json()["message"]

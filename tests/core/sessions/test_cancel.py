@@ -75,12 +75,14 @@ async def test_a_cancelled_checkpoint_write_rolls_back_at_every_step(any_store: 
             "configurable": {"thread_id": sid, "checkpoint_ns": "", "checkpoint_id": "1"}
         }
         for steps in range(CANCEL_POINTS):
+            writes = [("x", steps)]
             await _cancel_after(
-                steps, lambda: store.checkpointer.aput_writes(config, [("x", steps)], "task")
+                steps, lambda w=writes: store.checkpointer.aput_writes(config, w, "task")
             )
             await _writes_still_work(store, sid, f"writes {steps}")
         for steps in range(TURN_CANCEL_POINTS):
-            await _cancel_after(steps, lambda: run_turn(graph, sid, f"turn {steps}"))
+            text = f"turn {steps}"
+            await _cancel_after(steps, lambda t=text: run_turn(graph, sid, t))
             await _writes_still_work(store, sid, f"after {steps}")
         # the checkpointer itself goes on too
         result = await run_turn(graph, sid, "last turn")
