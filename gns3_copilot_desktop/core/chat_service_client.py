@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -56,8 +57,12 @@ LOST_TEXT = "The connection to the copilot service was lost: {reason}"
 EARLY_END_TEXT = "The copilot service ended the answer before it was complete."
 UNREADABLE_TEXT = "The copilot service sent something that is not a chat event."
 UNREACHABLE_TEXT = "The copilot service at {url} cannot be reached: {reason}"
+TOO_LARGE_TEXT = "The copilot service sent an event larger than the dock accepts."
+MAX_LINE_CHARS = 16 * 1024 * 1024
+"""Longest line of a stream: a service that never ends a line cannot fill the dock's memory."""
 
 _M = TypeVar("_M", bound=BaseModel)
+_SSE_LINE_END = re.compile(r"\r\n|\r|\n")
 
 TokenSource = Callable[[], str]
 """The caller's GNS3 JWT, read for each request; raises `Gns3AuthError` when there is none."""
@@ -149,7 +154,7 @@ class ChatServiceClient:
         failure: str | None = None
         seen_done = False
         try:
-            async for data in sse_data(response.aiter_lines()):
+            async for data in sse_data(sse_lines(response.aiter_text())):
                 if seen_done:
                     continue
                 chunk = parse_chunk(data)
@@ -160,6 +165,8 @@ class ChatServiceClient:
                 seen_done = chunk.type == "done"
         except httpx.TransportError as exc:
             failure = LOST_TEXT.format(reason=_reason(exc))
+        except EventTooLargeError:
+            failure = TOO_LARGE_TEXT
         if seen_done:
             return
         yield ChatChunk(
@@ -291,6 +298,34 @@ class ChatServiceClient:
 # --- the wire ---------------------------------------------------------------------------------
 
 
+class EventTooLargeError(Exception):
+    """A stream's line is longer than `MAX_LINE_CHARS`."""
+
+
+async def sse_lines(
+    texts: AsyncIterator[str], max_chars: int = MAX_LINE_CHARS
+) -> AsyncIterator[str]:
+    """The lines of a Server-Sent Events stream, ended by ``\\r\\n``, ``\\r`` or ``\\n`` only.
+
+    Not `str.splitlines` (nor httpx's line iterator, built on it): U+2028, U+0085 and the other
+    Unicode line breaks are text inside an event's JSON, and model or device text holds them.
+    """
+    pending = ""
+    for_cr = False  # the previous piece ended with \r: a \n that starts this one belongs to it
+    async for text in texts:
+        if for_cr and text.startswith("\n"):
+            text = text[1:]
+        for_cr = text.endswith("\r")
+        pieces = _SSE_LINE_END.split(pending + text)
+        pending = pieces.pop()
+        for line in pieces:
+            yield line
+        if len(pending) > max_chars:
+            raise EventTooLargeError()
+    if pending:
+        yield pending
+
+
 async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
     """The ``data`` of each Server-Sent Event (multi-line data joined with newlines).
 
@@ -298,7 +333,7 @@ async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
     """
     data: list[str] = []
     async for raw in lines:
-        line = raw.rstrip("\r")
+        line = raw
         if not line:
             if data:
                 yield "\n".join(data)

@@ -26,14 +26,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.language_models import BaseChatModel
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -47,6 +48,7 @@ from gns3_copilot_desktop.core.agent.model_factory import (
     close_chat_model,
     create_base_model,
 )
+from gns3_copilot_desktop.core.agent.modes import Mode
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.errors import (
@@ -68,6 +70,42 @@ log = logging.getLogger(__name__)
 PREFIX = "/v3/chat"
 STOPPED_TEXT = "Stopped: the turn was aborted."
 ABORT_WAIT_S = 10.0
+MAX_BODY_BYTES = 2 * 1024 * 1024
+"""Largest request body: a message of `MAX_MESSAGE_CHARS`, every character JSON-escaped, fits."""
+MAX_MESSAGE_CHARS = 100_000
+MAX_TITLE_CHARS = 200
+MAX_QUERY_CHARS = 500
+MAX_ID_CHARS = 100
+MAX_DECISIONS = 100
+MAX_REASON_CHARS = 2_000
+DEFAULT_IDLE_CLOSE_S = 15 * 60.0
+"""A project nobody has used for this long has its database and thread closed."""
+
+
+def canonical_project_id(raw: str) -> str:
+    """The project id in GNS3's own spelling (a lowercase, hyphenated UUID).
+
+    Every spelling of a UUID (upper case, no hyphens, braces, ``urn:uuid:``) names the same
+    project, so the service keys its databases and threads by this form only; anything that is
+    not a UUID is refused (`ValueError`)."""
+    if len(raw) > MAX_ID_CHARS:
+        raise ValueError("project_id is not a GNS3 project id (a UUID)")
+    try:
+        return str(uuid.UUID(raw))
+    except ValueError:
+        raise ValueError("project_id is not a GNS3 project id (a UUID)") from None
+
+
+ProjectId = Annotated[str, AfterValidator(canonical_project_id)]
+Title = Annotated[str, Field(min_length=1, max_length=MAX_TITLE_CHARS)]
+SessionId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+
+
+class BoundedDecision(ApprovalDecision):
+    """An approval decision with bounded text: edited arguments are bounded by the body's size."""
+
+    tool_call_id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
+    reason: str | None = Field(default=None, max_length=MAX_REASON_CHARS)
 
 
 # --- request bodies ------------------------------------------------------------------------------
@@ -78,13 +116,13 @@ class ChatRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(min_length=1, max_length=100_000)
-    session_id: str | None = None
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    session_id: SessionId | None = None
     """Created when missing (the new id comes back on every chunk)."""
-    project_id: str = Field(min_length=1)
+    project_id: ProjectId
     stream: bool = True
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    mode: str | None = None
+    mode: Mode | None = None
 
 
 class SessionCreate(BaseModel):
@@ -92,9 +130,9 @@ class SessionCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    project_id: str = Field(min_length=1)
-    title: str | None = None
-    mode: str = "assistant"
+    project_id: ProjectId
+    title: Title | None = None
+    mode: Mode = "assistant"
 
 
 class SessionUpdate(BaseModel):
@@ -102,8 +140,8 @@ class SessionUpdate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    project_id: str = Field(min_length=1)
-    title: str | None = Field(default=None, min_length=1, max_length=200)
+    project_id: ProjectId
+    title: Title | None = None
     pinned: bool | None = None
 
 
@@ -112,8 +150,8 @@ class ResumeRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    project_id: str = Field(min_length=1)
-    decisions: list[ApprovalDecision]
+    project_id: ProjectId
+    decisions: list[BoundedDecision] = Field(max_length=MAX_DECISIONS)
 
 
 # --- the service ---------------------------------------------------------------------------------
@@ -130,6 +168,8 @@ class ServiceConfig:
     database: str = "sqlite"
     """``sqlite`` (a file per project in ``data_dir``) or a ``postgresql://`` URL."""
     model_factory: Callable[[LlmConfig], BaseChatModel] = field(default=create_base_model)
+    idle_close_s: float | None = DEFAULT_IDLE_CLOSE_S
+    """Close the database and thread of a project unused for this long (None: never)."""
 
 
 class HttpError(Exception):
@@ -148,8 +188,8 @@ class ChatService:
         self.config = config
         self.auth = Authenticator(config.gns3_url)
         self._owners: SessionOwners | None = None
-        self._manager = ProjectAgentManager(self._open_service)
-        self._models: dict[float | None, BaseChatModel] = {}
+        self._manager = ProjectAgentManager(self._open_service, idle_close_s=config.idle_close_s)
+        self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     @property
@@ -166,9 +206,9 @@ class ChatService:
         await self._manager.close()
         if self._owners is not None:
             await self._owners.close()
-        for model in self._models.values():
-            await close_chat_model(model)
-        self._models.clear()
+        if self._model is not None:
+            await close_chat_model(self._model)
+            self._model = None
 
     async def _open_service(self, project_id: str) -> AgentService:
         if is_postgres_url(self.config.database):
@@ -178,21 +218,29 @@ class ChatService:
         return await AgentService.open(db_path, project_id=project_id, tools=network_registry())
 
     def model(self, temperature: float | None) -> BaseChatModel:
-        """The chat model (one per temperature asked for), built once."""
-        if temperature not in self._models:
-            llm = self.config.llm
-            if temperature is not None:
-                llm = llm.model_copy(update={"temperature": temperature})
-            self._models[temperature] = self.config.model_factory(llm)
-        return self._models[temperature]
+        """The chat model, with the temperature a request asks for.
+
+        One model is built for the service's profile and kept; a request's own temperature is a
+        shallow copy of it that shares its HTTP clients, so a thousand distinct temperatures
+        cost a thousand small objects that go with their requests, not a thousand clients kept
+        for the service's lifetime."""
+        if self._model is None:
+            self._model = self.config.model_factory(self.config.llm)
+        if temperature is None or "temperature" not in type(self._model).model_fields:
+            return self._model
+        return self._model.model_copy(update={"temperature": temperature})
 
     # -- per request --
 
-    async def project_service(self, caller: Caller, project_id: str) -> AgentService:
-        """The project's agent service, once GNS3 confirms the caller sees the project."""
+    @asynccontextmanager
+    async def project(self, caller: Caller, project_id: str) -> AsyncIterator[AgentService]:
+        """The project's agent service, once GNS3 confirms the caller sees the project; it is
+        not closed as idle while the request uses it."""
         async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
             await client.get_project(project_id)
-        return await self._manager.get(project_id)
+        service = await self._manager.get(project_id)
+        with self._manager.hold(project_id):
+            yield service
 
     async def owned_session(self, caller: Caller, project_id: str, session_id: str) -> None:
         if not await self.owners.owns(project_id, session_id, caller.user_id):
@@ -219,8 +267,9 @@ class ChatService:
 
         async def produce() -> None:
             try:
-                async for chunk in chunks:
-                    queue.put_nowait(chunk)
+                with self._manager.hold(key[0]):
+                    async for chunk in chunks:
+                        queue.put_nowait(chunk)
             except asyncio.CancelledError:
                 stopped = ChatChunk(
                     type="error", error=STOPPED_TEXT, error_kind="cancelled", session_id=session_id
@@ -270,9 +319,25 @@ async def _caller(request: Request) -> Caller:
     return await _service(request).auth.caller(request.headers.get("authorization"))
 
 
+async def _read_bounded(request: Request) -> bytes:
+    """The request's body, refused with 413 as soon as it is known to be larger than
+    `MAX_BODY_BYTES`: from its Content-Length before reading any of it, else (a chunked body)
+    once that much has come, without reading the rest."""
+    too_large = HttpError(413, f"The request body is larger than {MAX_BODY_BYTES} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        raise too_large
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > MAX_BODY_BYTES:
+            raise too_large
+    return bytes(body)
+
+
 async def _body(request: Request, model: type[BaseModel]) -> Any:
+    raw = await _read_bounded(request)
     try:
-        raw = await request.body()
         return model.model_validate_json(raw or b"{}")
     except ValidationError as exc:
         details = "; ".join(
@@ -285,7 +350,17 @@ def _project(request: Request) -> str:
     project_id = request.query_params.get("project_id", "")
     if not project_id:
         raise HttpError(422, "The query parameter project_id is required.")
-    return project_id
+    try:
+        return canonical_project_id(project_id)
+    except ValueError as exc:
+        raise HttpError(422, f"The query parameter {exc}.") from None
+
+
+def _session_id(request: Request) -> str:
+    session_id: str = request.path_params["session_id"]
+    if len(session_id) > MAX_ID_CHARS:
+        raise HttpError(422, f"A session id is at most {MAX_ID_CHARS} characters.")
+    return session_id
 
 
 def _sse(body: AsyncIterator[bytes]) -> StreamingResponse:
@@ -297,117 +372,117 @@ async def chat_stream(request: Request) -> Response:
     caller = await _caller(request)
     body: ChatRequest = await _body(request, ChatRequest)
     chat = _service(request)
-    agent = await chat.project_service(caller, body.project_id)
-    if body.session_id is None:
-        info = await agent.create_session(None, body.mode or "assistant")
-        await chat.owners.add(body.project_id, info.id, caller.user_id)
-        session_id = info.id
-    else:
-        session_id = body.session_id
-        await chat.owned_session(caller, body.project_id, session_id)
-    context = chat.context(caller, body.project_id, body.temperature)
-    events = chat.events(
-        (body.project_id, session_id),
-        context,
-        agent.stream_chat(body.message, session_id, context=context),
-    )
-    if body.stream:
-        return _sse(events)
-    collected = [ChatChunk.model_validate_json(e[len(b"data: ") : -2]) async for e in events]
-    return JSONResponse([c.model_dump(mode="json", exclude_none=True) for c in collected])
+    async with chat.project(caller, body.project_id) as agent:
+        if body.session_id is None:
+            info = await agent.create_session(None, body.mode or "assistant")
+            await chat.owners.add(body.project_id, info.id, caller.user_id)
+            session_id = info.id
+        else:
+            session_id = body.session_id
+            await chat.owned_session(caller, body.project_id, session_id)
+        context = chat.context(caller, body.project_id, body.temperature)
+        events = chat.events(
+            (body.project_id, session_id),
+            context,
+            agent.stream_chat(body.message, session_id, context=context),
+        )
+        if body.stream:
+            return _sse(events)
+        collected = [ChatChunk.model_validate_json(e[len(b"data: ") : -2]) async for e in events]
+        return JSONResponse([c.model_dump(mode="json", exclude_none=True) for c in collected])
 
 
 async def resume(request: Request) -> Response:
     caller = await _caller(request)
     body: ResumeRequest = await _body(request, ResumeRequest)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, body.project_id)
-    await chat.owned_session(caller, body.project_id, session_id)
-    context = chat.context(caller, body.project_id, None)
-    return _sse(
-        chat.events(
-            (body.project_id, session_id),
-            context,
-            agent.resume(session_id, body.decisions, context=context),
+    async with chat.project(caller, body.project_id) as agent:
+        await chat.owned_session(caller, body.project_id, session_id)
+        context = chat.context(caller, body.project_id, None)
+        return _sse(
+            chat.events(
+                (body.project_id, session_id),
+                context,
+                agent.resume(session_id, list[ApprovalDecision](body.decisions), context=context),
+            )
         )
-    )
 
 
 async def history(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, project_id)
-    await chat.owned_session(caller, project_id, session_id)
-    result = await agent.get_history(session_id)
-    return JSONResponse(result.model_dump(mode="json", exclude_none=True))
+    async with chat.project(caller, project_id) as agent:
+        await chat.owned_session(caller, project_id, session_id)
+        result = await agent.get_history(session_id)
+        return JSONResponse(result.model_dump(mode="json", exclude_none=True))
 
 
 async def list_sessions(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, project_id)
-    mine = await chat.owners.sessions_of(project_id, caller.user_id)
-    sessions = [s for s in await agent.list_sessions() if s.id in mine]
-    return JSONResponse([s.model_dump(mode="json") for s in sessions])
+    async with chat.project(caller, project_id) as agent:
+        mine = await chat.owners.sessions_of(project_id, caller.user_id)
+        sessions = [s for s in await agent.list_sessions() if s.id in mine]
+        return JSONResponse([s.model_dump(mode="json") for s in sessions])
 
 
 async def create_session(request: Request) -> Response:
     caller = await _caller(request)
     body: SessionCreate = await _body(request, SessionCreate)
     chat = _service(request)
-    agent = await chat.project_service(caller, body.project_id)
-    info = await agent.create_session(body.title, body.mode)
-    await chat.owners.add(body.project_id, info.id, caller.user_id)
-    return JSONResponse(info.model_dump(mode="json"), status_code=201)
+    async with chat.project(caller, body.project_id) as agent:
+        info = await agent.create_session(body.title, body.mode)
+        await chat.owners.add(body.project_id, info.id, caller.user_id)
+        return JSONResponse(info.model_dump(mode="json"), status_code=201)
 
 
 async def update_session(request: Request) -> Response:
     caller = await _caller(request)
     body: SessionUpdate = await _body(request, SessionUpdate)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, body.project_id)
-    await chat.owned_session(caller, body.project_id, session_id)
-    if body.title is not None:
-        await agent.rename_session(session_id, body.title)
-    if body.pinned is not None:
-        await agent.set_pinned(session_id, body.pinned)
-    info = await agent.store.get_session(session_id)
-    return JSONResponse(info.model_dump(mode="json"))
+    async with chat.project(caller, body.project_id) as agent:
+        await chat.owned_session(caller, body.project_id, session_id)
+        if body.title is not None:
+            await agent.rename_session(session_id, body.title)
+        if body.pinned is not None:
+            await agent.set_pinned(session_id, body.pinned)
+        info = await agent.store.get_session(session_id)
+        return JSONResponse(info.model_dump(mode="json"))
 
 
 async def delete_session(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, project_id)
-    await chat.owned_session(caller, project_id, session_id)
-    await chat.abort(project_id, session_id)
-    await agent.delete_session(session_id)
-    await chat.owners.remove(project_id, session_id)
-    return Response(status_code=204)
+    async with chat.project(caller, project_id) as agent:
+        await chat.owned_session(caller, project_id, session_id)
+        await chat.abort(project_id, session_id)
+        await agent.delete_session(session_id)
+        await chat.owners.remove(project_id, session_id)
+        return Response(status_code=204)
 
 
 async def approvals(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
-    agent = await chat.project_service(caller, project_id)
-    await chat.owned_session(caller, project_id, session_id)
-    pending = await agent.pending_approvals(session_id)
-    return JSONResponse([p.model_dump(mode="json", exclude_none=True) for p in pending])
+    async with chat.project(caller, project_id) as agent:
+        await chat.owned_session(caller, project_id, session_id)
+        pending = await agent.pending_approvals(session_id)
+        return JSONResponse([p.model_dump(mode="json", exclude_none=True) for p in pending])
 
 
 async def abort(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
-    session_id = request.path_params["session_id"]
+    session_id = _session_id(request)
     chat = _service(request)
     await chat.owned_session(caller, project_id, session_id)
     stopped = await chat.abort(project_id, session_id)
@@ -420,11 +495,13 @@ async def search(request: Request) -> Response:
     query = request.query_params.get("q", "").strip()
     if not query:
         raise HttpError(422, "The query parameter q is required.")
+    if len(query) > MAX_QUERY_CHARS:
+        raise HttpError(422, f"The query parameter q is at most {MAX_QUERY_CHARS} characters.")
     chat = _service(request)
-    agent = await chat.project_service(caller, project_id)
-    mine = await chat.owners.sessions_of(project_id, caller.user_id)
-    hits = [h for h in await agent.search_sessions(query) if h.session_id in mine]
-    return JSONResponse([h.model_dump(mode="json") for h in hits])
+    async with chat.project(caller, project_id) as agent:
+        mine = await chat.owners.sessions_of(project_id, caller.user_id)
+        hits = [h for h in await agent.search_sessions(query) if h.session_id in mine]
+        return JSONResponse([h.model_dump(mode="json") for h in hits])
 
 
 # --- errors --------------------------------------------------------------------------------------

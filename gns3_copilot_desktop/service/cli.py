@@ -45,6 +45,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, help="folder for the service's databases")
     parser.add_argument("--model-base-url", metavar="URL", help="an OpenAI-compatible endpoint")
     parser.add_argument("--model", metavar="NAME", help="provider:model or the endpoint's model")
+    parser.add_argument(
+        "--idle-close",
+        type=float,
+        default=15.0,
+        metavar="MINUTES",
+        help="close the database of a project nobody used for this long (default 15)",
+    )
     parser.add_argument("--tls-cert", type=Path)
     parser.add_argument("--tls-key", type=Path)
     parser.add_argument("--insecure-http", action="store_true")
@@ -81,6 +88,8 @@ def run(argv: list[str]) -> int:
     problem = check_listen(args)
     if problem is None and args.database != "sqlite" and not is_postgres_url(args.database):
         problem = f"--database {args.database}: give sqlite or a postgresql:// URL."
+    if problem is None and not 0 < args.idle_close < 1e6:
+        problem = "--idle-close: give a number of minutes greater than 0."
     if problem:
         print(f"gns3-copilot serve: {problem}", file=sys.stderr)
         return 2
@@ -118,6 +127,7 @@ def run(argv: list[str]) -> int:
             data_dir=data_dir,
             llm=llm,
             database=args.database,
+            idle_close_s=args.idle_close * 60.0,
         )
     )
     logging.basicConfig(level=logging.INFO)

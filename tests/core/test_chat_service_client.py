@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient, sse_data
+from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient, sse_data, sse_lines
 from gns3_copilot_desktop.core.errors import (
     CopilotServiceError,
     Gns3AuthError,
@@ -46,6 +46,70 @@ async def _lines(*lines: str) -> AsyncIterator[str]:
 async def test_sse_data_joins_lines_and_skips_comments_and_other_fields() -> None:
     lines = _lines(": ping", "event: x", 'data: {"a":', "data:1}", "", "", "id: 3", "data: two")
     assert [d async for d in sse_data(lines)] == ['{"a":\n1}', "two"]
+
+
+UNICODE_BREAKS = "a\u2028b\u0085c\u2029d\x1ce\x1df\x1eg\x0bh\x0ci"
+"""Every character `str.splitlines` breaks on besides \\r and \\n: text, not line ends."""
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 1000])
+async def test_sse_lines_end_only_at_cr_lf_and_crlf_whatever_the_pieces(size: int) -> None:
+    wire = f"data: {UNICODE_BREAKS}\r\ndata: two\rdata: three\n\r\n: c\r\rdata: end"
+
+    async def pieces() -> AsyncIterator[str]:
+        for start in range(0, len(wire), size):
+            yield wire[start : start + size]
+
+    lines = [line async for line in sse_lines(pieces())]
+    assert lines == [
+        f"data: {UNICODE_BREAKS}",
+        "data: two",
+        "data: three",
+        "",
+        ": c",
+        "",
+        "data: end",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_unicode_line_breaks_in_an_answer_reach_the_dock_whole() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = _sse(
+            {"type": "content", "content": UNICODE_BREAKS, "session_id": "s1"},
+            {"type": "done", "session_id": "s1"},
+        )
+        return httpx.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks] == ["content", "done"]
+    assert chunks[0].content == UNICODE_BREAKS
+
+
+@pytest.mark.asyncio
+async def test_a_line_that_never_ends_is_refused_not_kept() -> None:
+    async def endless() -> AsyncIterator[str]:
+        while True:
+            yield "x" * 65536
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/abort"):
+            return httpx.Response(200, json={"aborted": True})
+        return httpx.Response(200, content=_encoded(endless()))
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks] == ["error", "done"]
+    assert chunks[0].error and "larger" in chunks[0].error
+
+
+async def _encoded(texts: AsyncIterator[str]) -> AsyncIterator[bytes]:
+    async for text in texts:
+        yield text.encode()
 
 
 @pytest.mark.asyncio

@@ -40,6 +40,7 @@ class InProcessChatService:
         *,
         heartbeat_interval_s: float = 15.0,
         backlog: int = 2048,
+        idle_close_s: float | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -49,6 +50,7 @@ class InProcessChatService:
                 data_dir=data_dir,
                 llm=llm,
                 heartbeat_interval_s=heartbeat_interval_s,
+                idle_close_s=idle_close_s,
             )
         )
         self.app = app

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -461,3 +464,250 @@ def test_the_token_is_never_written(service: Service, admin: User, student: User
             assert admin.token.encode() not in raw and student.token.encode() not in raw, path
     assert admin.token not in service.output() and student.token not in service.output()
     assert oct(service.data_dir.stat().st_mode & 0o777) == "0o700"
+
+
+DROPS = 20
+DROP_TIMEOUT_S = 30.0
+DROP_POINTS = ("sent", "status", "event", "content", "two contents")
+
+
+def _drop_mid_stream(service: Service, user: User, body: dict[str, Any], point: str) -> bytes:
+    """POST a stream over a bare socket and close the socket with the turn still running (a
+    laptop that sleeps, a browser tab closed): right after sending, after the status line, after
+    the first event, after the first or second piece of the answer."""
+    payload = json.dumps(body).encode()
+    host, port = service.url.removeprefix("http://").split(":")
+    head = (
+        f"POST /v3/chat/stream HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Authorization: Bearer {user.token}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    enough: dict[str, Callable[[bytes], bool]] = {
+        "sent": lambda _: True,
+        "status": lambda got: b"\r\n\r\n" in got,
+        "event": lambda got: b"data: " in got,
+        "content": lambda got: got.count(b'"type":"content"') >= 1,
+        "two contents": lambda got: got.count(b'"type":"content"') >= 2,
+    }
+    received = b""
+    with socket.create_connection((host, int(port)), timeout=DROP_TIMEOUT_S) as sock:
+        sock.sendall(head + payload)
+        while not enough[point](received):
+            data = sock.recv(65536)
+            assert data, f"the stream ended before it was dropped: {received!r}"
+            received += data
+    return received
+
+
+def test_dropped_streams_leave_the_project_writable_for_everyone(
+    service: Service, admin: User, student: User, shared_project: dict[str, Any]
+) -> None:
+    """A client that leaves mid-turn, twenty times at different points of the turn (before and
+    after a tool ran, before and after the answer began); afterwards both users write."""
+    pid = shared_project["project_id"]
+    started = time.monotonic()
+    for drop in range(DROPS):
+        user = admin if drop % 4 < 2 else student
+        made = httpx.post(
+            f"{service.url}/v3/chat/sessions", json={"project_id": pid}, headers=user.headers
+        )
+        assert made.status_code == 201, made.text
+        sid = made.json()["id"]
+        message = f"drop {drop}"
+
+        def this_turn(request: Any, message: str = message) -> bool:
+            return any(m.get("content") == message for m in request.messages)
+
+        if drop % 2:
+            service.model.push(
+                ScriptedTurn.tool("get_topology", {}, id=f"call_drop{drop}", match=this_turn)
+            )
+        service.model.push(
+            ScriptedTurn.stalled(
+                "Still thinking about it", chunks=3, stall_after_chunks=3, match=this_turn
+            )
+        )
+        point = DROP_POINTS[drop % len(DROP_POINTS)]
+        _drop_mid_stream(
+            service, user, {"message": message, "project_id": pid, "session_id": sid}, point
+        )
+        stopped = httpx.post(
+            f"{service.url}/v3/chat/sessions/{sid}/abort",
+            params={"project_id": pid},
+            headers=user.headers,
+            timeout=DROP_TIMEOUT_S,
+        )
+        assert stopped.status_code == 200, stopped.text
+    _wait(lambda: service.model.stalled_count == 0, DROP_TIMEOUT_S, "the dropped turns to stop")
+    dropped_s = time.monotonic() - started
+    for user in (admin, student):
+        made = httpx.post(
+            f"{service.url}/v3/chat/sessions",
+            json={"project_id": pid, "title": f"{user.name} after the drops"},
+            headers=user.headers,
+        )
+        assert made.status_code == 201, made.text
+        sid = made.json()["id"]
+        service.model.push(ScriptedTurn.text(f"Answer for {user.name}."))
+        streamed = _stream(service, user, {"message": "hi", "project_id": pid, "session_id": sid})
+        assert streamed.status == 200
+        assert [e["type"] for e in streamed.events][-1] == "done"
+        assert not [e for e in streamed.events if e["type"] == "error"], streamed.events
+        renamed = httpx.patch(
+            f"{service.url}/v3/chat/sessions/{sid}",
+            json={"project_id": pid, "title": "Renamed after the drops", "pinned": True},
+            headers=user.headers,
+        )
+        assert renamed.status_code == 200, renamed.text
+        history = httpx.get(
+            f"{service.url}/v3/chat/history/{sid}", params={"project_id": pid}, headers=user.headers
+        ).json()
+        assert [m["content"] for m in history["messages"]] == ["hi", f"Answer for {user.name}."]
+    print(f"{DROPS} dropped streams in {dropped_s:.1f} s")
+
+
+def _raw_request(service: Service, user: User, head: str, body: bytes) -> bytes:
+    """Send a request's head and the given part of its body, never its end, and return what the
+    service answers: an answer at all means it did not wait to read the rest."""
+    host, port = service.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=DROP_TIMEOUT_S) as sock:
+        sock.sendall(
+            (
+                f"{head}\r\nHost: {host}:{port}\r\nAuthorization: Bearer {user.token}\r\n"
+                "Content-Type: application/json\r\n"
+            ).encode()
+            + body
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer += data
+    return answer
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(service: Service, admin: User) -> None:
+    from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
+
+    declared = _raw_request(
+        service,
+        admin,
+        "POST /v3/chat/sessions HTTP/1.1",
+        f"Content-Length: {60 * 1024 * 1024}\r\n\r\n".encode() + b'{"project_id": "',
+    )
+    assert declared.startswith(b"HTTP/1.1 413"), declared
+    piece = b"x" * 65536
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(piece), piece) for _ in range(1 + MAX_BODY_BYTES // 65536)
+    )
+    chunked = _raw_request(
+        service,
+        admin,
+        "POST /v3/chat/stream HTTP/1.1",
+        b"Transfer-Encoding: chunked\r\n\r\n" + chunks,
+    )
+    assert chunked.startswith(b"HTTP/1.1 413"), chunked
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "field"),
+    [
+        ("POST", "/v3/chat/sessions", {"json": {"title": "t" * 40_000}}, "title"),
+        ("POST", "/v3/chat/stream", {"json": {"message": "m" * 100_001}}, "message"),
+        (
+            "POST",
+            "/v3/chat/stream",
+            {"json": {"message": "m", "session_id": "s" * 101}},
+            "session_id",
+        ),
+        ("POST", "/v3/chat/stream", {"json": {"message": "m", "mode": "root"}}, "mode"),
+        ("PATCH", "/v3/chat/sessions/x", {"json": {"title": "t" * 201}}, "title"),
+        ("GET", "/v3/chat/search", {"params": {"q": "q" * 501}}, "q"),
+        ("GET", f"/v3/chat/history/{'h' * 101}", {"params": {}}, "session id"),
+        (
+            "POST",
+            "/v3/chat/sessions/x/resume",
+            {
+                "json": {
+                    "decisions": [{"tool_call_id": "c", "action": "reject", "reason": "r" * 2001}]
+                }
+            },
+            "reason",
+        ),
+        (
+            "POST",
+            "/v3/chat/sessions/x/resume",
+            {"json": {"decisions": [{"tool_call_id": "c", "action": "approve"}] * 101}},
+            "decisions",
+        ),
+    ],
+)
+def test_every_text_field_is_bounded(
+    service: Service,
+    admin: User,
+    project: dict[str, Any],
+    method: str,
+    path: str,
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    pid = project["project_id"]
+    if "json" in kwargs:
+        kwargs = {"json": {"project_id": pid, **kwargs["json"]}}
+    else:
+        kwargs = {"params": {"project_id": pid, **kwargs["params"]}}
+    response = httpx.request(method, service.url + path, headers=admin.headers, **kwargs)
+    assert response.status_code == 422, response.text
+    assert field in response.json()["message"]
+    listed = httpx.get(
+        f"{service.url}/v3/chat/sessions", params={"project_id": pid}, headers=admin.headers
+    )
+    assert all(len(s["title"] or "") <= 200 for s in listed.json())
+
+
+def _spellings(project_id: str, count: int) -> list[str]:
+    """``count`` distinct spellings of one UUID: case, no hyphens, braces, ``urn:uuid:``."""
+    forms = [
+        lambda u: u,
+        lambda u: u.replace("-", ""),
+        lambda u: "{" + u + "}",
+        lambda u: "urn:uuid:" + u,
+    ]
+    rng = random.Random(7)
+    seen: set[str] = set()
+    while len(seen) < count:
+        cased = "".join(c.upper() if rng.random() < 0.5 else c for c in project_id)
+        seen.add(rng.choice(forms)(cased))
+    return sorted(seen)
+
+
+def test_every_spelling_of_a_project_id_is_one_project(
+    service: Service, admin: User, project: dict[str, Any]
+) -> None:
+    pid = project["project_id"]
+    made = httpx.post(
+        f"{service.url}/v3/chat/sessions",
+        json={"project_id": pid.upper().replace("-", ""), "title": "Spelled"},
+        headers=admin.headers,
+    )
+    assert made.status_code == 201, made.text
+    sid = made.json()["id"]
+    for spelling in _spellings(pid, 128):
+        listed = httpx.get(
+            f"{service.url}/v3/chat/sessions",
+            params={"project_id": spelling},
+            headers=admin.headers,
+        )
+        assert listed.status_code == 200, (spelling, listed.text)
+        assert sid in {s["id"] for s in listed.json()}
+    if not service.stores:  # SQLite: one folder per project, named by its canonical id only
+        folders = {p.name for p in (service.data_dir / "projects").glob("*/*")}
+        assert pid in folders
+        assert all(str(uuid.UUID(name)) == name for name in folders), folders
+    for refused in ("p", "../../etc", pid + "0", "urn:uuid:" + pid[:-1], " " + pid, "x" * 10_000):
+        response = httpx.get(
+            f"{service.url}/v3/chat/sessions", params={"project_id": refused}, headers=admin.headers
+        )
+        assert response.status_code == 422, (refused, response.text)
+        assert "UUID" in response.json()["message"]

@@ -3,7 +3,9 @@
 The app owns the manager (no module-level singleton). A service is created on first use through
 the factory the app gives, reused afterwards, and closed and removed when the project is closed or
 deleted on the server — `watch` consumes the controller's notification stream for that — and all
-services are closed by `close` on exit.
+services are closed by `close` on exit. With ``idle_close_s`` (the copilot service, where any
+number of projects come and go) a project nobody has held or asked for in that time is closed too,
+its database and thread with it; it opens again on its next use.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,15 +56,24 @@ class ProjectAgentManager:
     """Creates, reuses and closes the per-project agent services."""
 
     def __init__(
-        self, factory: ServiceFactory, *, on_closed: Callable[[str], None] | None = None
+        self,
+        factory: ServiceFactory,
+        *,
+        on_closed: Callable[[str], None] | None = None,
+        idle_close_s: float | None = None,
     ) -> None:
-        """``on_closed(project_id)`` is called after a project's service was closed."""
+        """``on_closed(project_id)`` is called after a project's service was closed;
+        ``idle_close_s`` closes a service unused for that long (None: never)."""
         self._factory = factory
         self._on_closed = on_closed
         self._services: dict[str, AgentService] = {}
         self._creating: dict[str, asyncio.Lock] = {}
         self._watcher: asyncio.Task[None] | None = None
         self._closed = False
+        self._idle_close_s = idle_close_s
+        self._last_used: dict[str, float] = {}
+        self._holders: Counter[str] = Counter()
+        self._reaper: asyncio.Task[None] | None = None
 
     @property
     def project_ids(self) -> list[str]:
@@ -78,6 +91,9 @@ class ProjectAgentManager:
         also when it closed while this call was opening the project's database."""
         if self._closed:
             raise ServicesClosedError()
+        self._last_used[project_id] = time.monotonic()
+        if self._idle_close_s is not None and self._reaper is None:
+            self._reaper = asyncio.create_task(self._close_idle_forever(), name="agent-idle")
         service = self._services.get(project_id)
         if service is not None:
             return service
@@ -93,10 +109,47 @@ class ProjectAgentManager:
                 self._services[project_id] = service
             return service
 
+    @contextlib.contextmanager
+    def hold(self, project_id: str) -> Iterator[None]:
+        """Keep the project's service from being closed as idle while this is held (a request,
+        a running turn); its idle time counts from the release."""
+        self._holders[project_id] += 1
+        try:
+            yield
+        finally:
+            self._holders[project_id] -= 1
+            if not self._holders[project_id]:
+                del self._holders[project_id]
+            self._last_used[project_id] = time.monotonic()
+
+    async def close_idle(self) -> list[str]:
+        """Close the services nobody holds and nobody asked for in ``idle_close_s``; returns
+        their project ids."""
+        if self._idle_close_s is None:
+            return []
+        closed: list[str] = []
+        for project_id in list(self._services):
+            idle_s = time.monotonic() - self._last_used.get(project_id, 0.0)
+            if project_id in self._holders or idle_s < self._idle_close_s:
+                continue
+            if await self.close_project(project_id):
+                closed.append(project_id)
+        return closed
+
+    async def _close_idle_forever(self) -> None:
+        assert self._idle_close_s is not None
+        while True:
+            await asyncio.sleep(max(self._idle_close_s / 4, 0.05))
+            try:
+                await self.close_idle()
+            except CopilotError as exc:
+                log.warning("could not close an idle project: %s", exc.user_message)
+
     async def close_project(self, project_id: str) -> bool:
         """Close and forget the project's service; False when it had none."""
         service = self._services.pop(project_id, None)
         self._creating.pop(project_id, None)
+        self._last_used.pop(project_id, None)
         if service is None:
             return False
         await service.close()
@@ -124,6 +177,11 @@ class ProjectAgentManager:
     async def close(self) -> None:
         """Stop watching and close every service (on application exit)."""
         self._closed = True
+        if self._reaper is not None:
+            self._reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reaper
+            self._reaper = None
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

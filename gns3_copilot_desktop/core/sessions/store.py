@@ -23,7 +23,7 @@ import socket
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -531,15 +531,33 @@ class SessionStore:
         if self._closed:
             raise SessionStoreError("The conversation database is closed.")
         async with self.checkpointer.lock:
-            # IMMEDIATE takes the write lock now, so another instance makes us wait (busy
-            # timeout) instead of failing later with SQLITE_BUSY.
-            await self._conn.execute("BEGIN IMMEDIATE")
+            # A write cancelled while its statement ran in the connection's thread (a client
+            # that left mid-turn) goes on there and leaves its transaction open, this store's
+            # or the checkpointer's: roll it back, so it is neither committed with this one nor
+            # makes every later write fail with "cannot start a transaction within a
+            # transaction". A no-op when none is open.
+            await _finish(self._conn.rollback())
             try:
+                # IMMEDIATE takes the write lock now, so another instance makes us wait (busy
+                # timeout) instead of failing later with SQLITE_BUSY.
+                await self._conn.execute("BEGIN IMMEDIATE")
                 yield self._conn
             except BaseException:
-                await self._conn.rollback()
+                await _finish(self._conn.rollback())
                 raise
-            await self._conn.commit()
+            await _finish(self._conn.commit())
+
+
+async def _finish(end: Awaitable[None]) -> None:
+    """Await a commit or rollback to its end even when the task is cancelled meanwhile: it runs
+    in the connection's thread regardless, and the lock must not go to the next writer first."""
+    ending = asyncio.ensure_future(end)
+    try:
+        await asyncio.shield(ending)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await ending
+        raise
 
 
 async def _configure(conn: aiosqlite.Connection, busy_timeout_s: float) -> None:
