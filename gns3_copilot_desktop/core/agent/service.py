@@ -42,6 +42,13 @@ from gns3_copilot_desktop.core.errors import (
     TurnBusyError,
 )
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.sessions.decisions import (
+    DecisionKind,
+    DecisionLog,
+    SqliteDecisionLog,
+    arguments_hash,
+)
+from gns3_copilot_desktop.core.sessions.location import DECISIONS_DB_NAME
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
@@ -62,9 +69,12 @@ class AgentService:
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
+        decisions: DecisionLog | None = None,
     ) -> None:
+        """``decisions``: the project's decision log (default: `default_decision_log`)."""
         self.project_id = project_id
         self._store = store
+        self._decisions = decisions or default_decision_log(store)
         self._graph = build_graph(tools or default_registry(), store.checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._active: set[Turn] = set()
@@ -92,6 +102,11 @@ class AgentService:
     def store(self) -> AnyStore:
         """The project's session store."""
         return self._store
+
+    @property
+    def decisions(self) -> DecisionLog:
+        """The project's append-only log of decided calls."""
+        return self._decisions
 
     @property
     def closed(self) -> bool:
@@ -147,6 +162,7 @@ class AgentService:
                 self._check_open()
                 await self._store.get_session(session_id)
                 await self._claim(session_id)
+                await self._refuse_decided(session_id, [d.tool_call_id for d in decisions])
                 waiting = {a.tool_call_id for a in await self.pending_approvals(session_id)}
                 if not waiting:
                     raise StaleDecisionError(
@@ -159,6 +175,9 @@ class AgentService:
                         f"The decision for {', '.join(unknown)} is for a call that is not "
                         "waiting: nothing was run. Decide on the calls shown now."
                     )
+                # In the log before anything runs: whatever happens to the checkpoint later,
+                # these calls are decided.
+                await self._decisions.record(session_id, _decision_rows(decisions))
                 return Command(resume=[d.model_dump(mode="json") for d in decisions])
 
             async for chunk in self._tracked(turn, prepare):
@@ -178,7 +197,30 @@ class AgentService:
                 approvals += [
                     ApprovalRequest.model_validate(a) for a in item.value.get("approvals", [])
                 ]
-        return approvals
+        # A checkpoint older than the log (a restored copy) may show decided calls as waiting.
+        decided = await self._decisions.decided(session_id, [a.tool_call_id for a in approvals])
+        return [a for a in approvals if a.tool_call_id not in decided]
+
+    async def decided_calls(self, session_id: str, tool_call_ids: list[str]) -> dict[str, str]:
+        """Which of these calls the decision log holds as decided: call id -> ``approve``,
+        ``reject``, ``edit`` or ``result`` (the first recorded)."""
+        return await self._decisions.decided(session_id, tool_call_ids)
+
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The tool call ids of the session whose change was undone (never offered again)."""
+        return await self._decisions.undone(session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record that the change of ``tool_call_id`` was undone."""
+        await self._decisions.record(session_id, [(tool_call_id, "undo", None)])
+
+    async def _refuse_decided(self, session_id: str, call_ids: list[str]) -> None:
+        decided = await self._decisions.decided(session_id, call_ids)
+        if decided:
+            raise StaleDecisionError(
+                f"The call {', '.join(sorted(decided))} was already decided in this "
+                "conversation: nothing was run. A decided call never runs again."
+            )
 
     async def get_history(self, session_id: str, limit: int | None = None) -> ConversationHistory:
         """The session's messages (the last ``limit``), OpenAI-shaped, from the transcript."""
@@ -242,6 +284,8 @@ class AgentService:
         keeper = asyncio.create_task(self._keep_claim(sid), name=f"keep-turn-{sid[:8]}")
         try:
             async for chunk in turn.stream(prepare):
+                if chunk.type == "tool_end" and chunk.tool_call_id:
+                    await self._decisions.record(sid, [(chunk.tool_call_id, "result", None)])
                 yield chunk
         finally:
             self._active.discard(turn)
@@ -309,6 +353,25 @@ class AgentService:
         if info is not None and info.title:
             graph_input["title"] = info.title
         return graph_input
+
+
+def default_decision_log(store: AnyStore) -> DecisionLog:
+    """The log beside a SQLite store's file, or in the PostgreSQL store's database."""
+    if isinstance(store, SessionStore):
+        return SqliteDecisionLog(store.db_path.parent / DECISIONS_DB_NAME)
+    return store.decision_log()
+
+
+def _decision_rows(
+    decisions: list[ApprovalDecision],
+) -> list[tuple[str, DecisionKind, str | None]]:
+    rows: list[tuple[str, DecisionKind, str | None]] = []
+    for d in decisions:
+        kind: DecisionKind = "reject" if d.action == "reject" else "approve"
+        if d.action == "edit":
+            kind = "edit"
+        rows.append((d.tool_call_id, kind, arguments_hash(d.arguments)))
+    return rows
 
 
 def _config(session_id: str) -> RunnableConfig:
