@@ -219,6 +219,16 @@ class ServiceBackend:
         render = export_markdown if fmt == "markdown" else export_json
         return render(info, messages)
 
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """A new read-only session from an export file's bytes (Markdown or JSON)."""
+        _, service = await self._service()
+        return session_entry(await service.import_session(data))
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session."""
+        _, service = await self._service()
+        await service.continue_imported(session_id)
+
     async def search_sessions(self, query: str) -> list[SessionEntry]:
         """Sessions whose title or messages match; each hit carries a plain-text snippet."""
         if self.project_id is None:

@@ -48,8 +48,18 @@ from gns3_copilot_desktop.core.sessions.decisions import (
     SqliteDecisionLog,
     arguments_hash,
 )
+from gns3_copilot_desktop.core.sessions.importer import (
+    CONTINUED_KEY,
+    IMPORTED_KEY,
+    parse_export,
+    transcript_context,
+)
 from gns3_copilot_desktop.core.sessions.location import DECISIONS_DB_NAME
-from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
+from gns3_copilot_desktop.core.sessions.models import (
+    SessionInfo,
+    SessionSearchHit,
+    TranscriptMessage,
+)
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
 from gns3_copilot_desktop.core.sessions.store import LEASE_S, SessionStore
@@ -162,13 +172,13 @@ class AgentService:
                 self._check_open()
                 await self._store.get_session(session_id)
                 await self._claim(session_id)
-                await self._refuse_decided(session_id, [d.tool_call_id for d in decisions])
                 waiting = {a.tool_call_id for a in await self.pending_approvals(session_id)}
                 if not waiting:
                     raise StaleDecisionError(
                         "Nothing in this conversation is waiting for a decision any more (a new "
                         "message was sent or the turn ended): nothing was run."
                     )
+                await self._refuse_decided(session_id, [d.tool_call_id for d in decisions])
                 unknown = sorted({d.tool_call_id for d in decisions} - waiting)
                 if unknown:
                     raise StaleDecisionError(
@@ -242,6 +252,32 @@ class AgentService:
         except UnknownModeError as exc:
             raise CopilotError(str(exc)) from exc
         return await self._store.create_session(title, chosen)
+
+    async def import_session(self, data: bytes) -> SessionInfo:
+        """A new session holding an export file's conversation as a read-only transcript
+        (`core.sessions.importer`): plain text only, nothing in it runs or waits for approval.
+        `SessionImportError` says what is wrong with a file that does not parse."""
+        imported = parse_export(data)
+        info = await self._store.create_session(f"{imported.title} (imported)", "assistant")
+        await self._store.append_messages(info.id, imported.messages)
+        await self._store.update_stats(info.id, messages_delta=len(imported.messages))
+        return await self._store.get_session(info.id)
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session: its next turn starts the agent's working
+        context from the transcript, as quoted plain text."""
+        if await self._imported_state(session_id) is None:
+            raise CopilotError("Only an imported conversation needs to be continued.")
+        marker = TranscriptMessage(role="system", metadata={CONTINUED_KEY: True})
+        await self._store.append_messages(session_id, [marker])
+
+    async def _imported_state(self, session_id: str) -> tuple[bool, list[TranscriptMessage]] | None:
+        """(continued, transcript) of an imported session, None for any other session."""
+        transcript = await self._store.read_transcript(session_id)
+        if not transcript or not transcript[0].metadata.get(IMPORTED_KEY):
+            return None
+        continued = any(m.metadata.get(CONTINUED_KEY) for m in transcript)
+        return continued, transcript
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Set a session's title."""
@@ -317,6 +353,20 @@ class AgentService:
         except SessionNotFoundError:
             return None
 
+    async def _imported_start(self, session_id: str) -> list[AnyMessage]:
+        """The working context a continued imported session starts from (the transcript as one
+        quoted plain-text message, never calls); refuses while it is not continued."""
+        state = await self._imported_state(session_id)
+        if state is None:
+            return []
+        continued, transcript = state
+        if not continued:
+            raise CopilotError(IMPORTED_READ_ONLY_TEXT)
+        context = HumanMessage(
+            content=transcript_context(transcript), id=f"imported-{uuid.uuid4()}"
+        )
+        return [context]
+
     async def _new_message_input(
         self,
         turn: Turn,
@@ -339,13 +389,14 @@ class AgentService:
             cancelled_tool_message(call_id, name, why)
             for call_id, name in dangling_tool_calls(messages)
         ]
+        start = [] if messages else await self._imported_start(session_id)
         drop = working_state_trim([*messages, *repairs], context.limits)
         human = HumanMessage(content=message, id=f"user-{uuid.uuid4()}")
         await turn.record([*repairs, human])
         # RemoveMessage is not in AnyMessage's union, but add_messages accepts it.
         removals = cast(list[AnyMessage], [RemoveMessage(id=m.id) for m in drop if m.id])
         graph_input: AgentState = {
-            "messages": [*removals, *repairs, human],
+            "messages": [*removals, *repairs, *start, human],
             # The session's stored mode, never the caller's: a Tutor session stays read-only.
             "mode": stored_mode(info.mode) if info is not None else context.mode,
             "dropped_messages": snapshot.values.get("dropped_messages", 0) + len(drop),
@@ -353,6 +404,13 @@ class AgentService:
         if info is not None and info.title:
             graph_input["title"] = info.title
         return graph_input
+
+
+IMPORTED_READ_ONLY_TEXT = (
+    "This conversation was imported: it is a read-only transcript. Choose Continue on it in the "
+    "conversations list to talk about it (the copilot then reads it as plain text); nothing was "
+    "sent."
+)
 
 
 def default_decision_log(store: AnyStore) -> DecisionLog:
