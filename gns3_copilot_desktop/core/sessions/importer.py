@@ -142,6 +142,8 @@ def _first_problem(exc: ValidationError) -> str:
 
 _HEADING = re.compile(r"^## (User|Assistant|System|Tool(?: result(?: \((?P<name>.*)\))?)?)$")
 _FENCE = re.compile(r"^(`{3,})")
+_ESCAPED_HEADING = re.compile(r"^\\+## ")
+"""A message line the export escaped so that it is not read as a heading (one backslash more)."""
 
 
 def _parse_markdown(text: str) -> ImportedSession:
@@ -164,7 +166,8 @@ def _parse_markdown(text: str) -> ImportedSession:
         if heading:
             sections.append((heading.group(1), heading.group("name"), []))
         elif sections:
-            sections[-1][2].append(line)
+            escaped = fence is None and _ESCAPED_HEADING.match(line)
+            sections[-1][2].append(line[1:] if escaped else line)
         if len(sections) > MAX_IMPORT_MESSAGES:
             raise SessionImportError(f"The file holds more than {MAX_IMPORT_MESSAGES} messages.")
     if not sections:
