@@ -40,7 +40,7 @@ from gns3_copilot_desktop.core.logs import looks_like_secret
 
 log = logging.getLogger(__name__)
 
-CURRENT_VERSION = 1
+CURRENT_VERSION = 2
 _SECRET_NAME = re.compile(r"(?i)(api_?key|password|passwd|secret|token|credential)")
 # Field names that contain a secret-looking word but hold no secret.
 _ALLOWED_NAMES = frozenset({"max_tokens"})
@@ -215,9 +215,6 @@ class Settings(_NoSecrets):
         default_factory=dict, description="'server_url|project_id' -> tool names run unasked."
     )
     compact_tool_cards: bool = False
-    conversations_in_project: bool = True
-    """Keep a project's conversations in its folder (they travel with GNS3 exports), else in the
-    app's private data folder."""
     language: str | None = None
     console_logins: list[ConsoleLogin] = Field(default_factory=list)
     copilot_service_url: str | None = None
@@ -273,8 +270,14 @@ def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 1}
 
 
+def _migrate_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
+    # Conversations always live in the app's data folder now (a GNS3 snapshot of the project
+    # folder must not rewind them): the choice to keep them in the project folder is gone.
+    return {k: v for k, v in data.items() if k != "conversations_in_project"}
+
+
 # MIGRATIONS[n] turns a version-n dict into a version-(n+1) dict.
-MIGRATIONS: dict[int, Migration] = {0: _migrate_0_to_1}
+MIGRATIONS: dict[int, Migration] = {0: _migrate_0_to_1, 1: _migrate_1_to_2}
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:

@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.service import AgentService
     from gns3_copilot_desktop.core.agent.tools import ToolRegistry
     from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
+    from gns3_copilot_desktop.core.sessions.migration import MigrationNotice
+    from gns3_copilot_desktop.core.sessions.store import StoreNotice
     from gns3_copilot_desktop.core.undo.apply import ConfigPusher
 
 log = logging.getLogger(__name__)
@@ -431,23 +433,39 @@ class Workspace:
         return await self.manager.get(project_id)
 
     async def _open_service(self, project_id: str) -> AgentService:
+        """The project's agent service over its databases in the app's data folder; databases
+        an older version kept in the project folder are moved there first (what the user must
+        be told is added to the store's notices)."""
         from gns3_copilot_desktop.core.agent.service import AgentService
-        from gns3_copilot_desktop.core.sessions.location import resolve_db_path
-
-        project_path = await self._project_path(project_id)
-        if not self.settings.conversations_in_project:
-            project_path = None  # the app's private data folder
-        db_path = await asyncio.to_thread(
-            resolve_db_path, self.server_url, project_id, project_path, self.paths.data_dir
+        from gns3_copilot_desktop.core.sessions.location import (
+            is_local_server,
+            legacy_dir,
+            resolve_db_path,
         )
+        from gns3_copilot_desktop.core.sessions.migration import migrate_project_databases
+
+        db_path = await asyncio.to_thread(
+            resolve_db_path, self.server_url, project_id, self.paths.data_dir
+        )
+        owner_key = await self.secrets.database_key()
+        legacy = None
+        if is_local_server(self.server_url):
+            legacy = legacy_dir(await self._project_path(project_id))
+        moved: list[MigrationNotice] = []
+        if legacy is not None:
+            moved = await asyncio.to_thread(
+                migrate_project_databases, legacy, db_path.parent, owner_key
+            )
         log.info("opening the sessions of project %s", project_id)
-        return await AgentService.open(
+        service = await AgentService.open(
             db_path,
             project_id=project_id,
             tools=self.tools(),
-            owner_key=await self.secrets.database_key(),
-            trust_unsigned=db_path.is_relative_to(self.paths.data_dir),
+            owner_key=owner_key,
+            trust_unsigned=True,  # the app's private folder: nothing shared arrives there
         )
+        service.store.notices[:0] = [migration_store_notice(n) for n in moved]
+        return service
 
     def tools(self) -> ToolRegistry:
         """Every tool the app ships: read, change, capture and device tools (built once)."""
@@ -618,3 +636,18 @@ class Workspace:
 
             await close_chat_model(self._model_cache[1])
             self._model_cache = None
+
+
+def migration_store_notice(notice: MigrationNotice) -> StoreNotice:
+    """A notice of the database move in the store's form (the UI shows the store's notices)."""
+    from gns3_copilot_desktop.core.sessions.store import StoreNotice
+
+    texts = {
+        "migration_failed": f"The conversations in {notice.path} could not be moved to the app's "
+        f"data folder ({notice.reason}); they were left there unchanged.",
+        "kept_both": f"The project folder still holds conversations ({notice.path}); the ones "
+        "in the app's data folder are used and that file was left as it is.",
+        "foreign_in_project": f"The project folder holds conversations from another computer "
+        f"({notice.path}); they were not opened and were left as they are.",
+    }
+    return StoreNotice(notice.kind, texts[notice.kind], notice.path, notice.reason)

@@ -214,7 +214,7 @@ class ChatService:
         if is_postgres_url(self.config.database):
             store = await PostgresSessionStore.open(self.config.database, project_id)
             return AgentService(store, project_id=project_id, tools=network_registry())
-        db_path = resolve_db_path(self.config.gns3_url, project_id, None, self.config.data_dir)
+        db_path = resolve_db_path(self.config.gns3_url, project_id, self.config.data_dir)
         return await AgentService.open(db_path, project_id=project_id, tools=network_registry())
 
     def model(self, temperature: float | None) -> BaseChatModel:

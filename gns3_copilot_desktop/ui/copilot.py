@@ -59,7 +59,14 @@ from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
 from gns3_copilot_desktop.ui.theme import colors
 from gns3_copilot_desktop.ui.topology_card import TopologyCard
-from gns3_copilot_desktop.ui.undo_view import ChangeUndo, nothing_text, outcome_text, question_text
+from gns3_copilot_desktop.ui.undo_view import (
+    ChangeUndo,
+    already_undone_text,
+    nothing_text,
+    outcome_text,
+    question_text,
+    undo_call_id,
+)
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +237,9 @@ class CopilotHeader(QWidget):
         )
         self.panel.view.change_undo_requested.connect(
             lambda structured: spawn(self.undo_change(structured), name="undo-change")
+        )
+        self.panel.session_changed.connect(
+            lambda sid: spawn(self._show_undone(sid), name="show-undone")
         )
         self.workspace.follower.subscribe(self._follower_changed)
         self.panel.controller.error_occurred.connect(self._chat_error)
@@ -606,6 +616,10 @@ class CopilotHeader(QWidget):
         view = self._change_undo_of(structured)
         if project_id is None or client is None or record is None or view is None:
             return False
+        session_id, call_id = self.panel.session_id, undo_call_id(view)
+        if session_id is not None and call_id in await self._undone_changes(session_id):
+            view.set_result(already_undone_text(), done=True)
+            return False
         view.set_busy(True)
         try:
             plan = await plan_undo(
@@ -627,8 +641,37 @@ class CopilotHeader(QWidget):
         except CopilotError as exc:
             view.set_result(core_text(exc.user_message), done=False)
             return False
+        if outcome.ok and session_id is not None and call_id is not None:
+            await self._record_undo(session_id, call_id)
         view.set_result(outcome_text(outcome), done=outcome.ok)
         return outcome.ok
+
+    async def _undone_changes(self, session_id: str) -> set[str]:
+        """The session's changes already undone, from the project's decision log (kept on this
+        computer; with a copilot service nothing is recorded here)."""
+        if self.backend.is_remote:
+            return set()
+        try:
+            return await self.backend.local.undone_changes(session_id)
+        except CopilotError:
+            return set()
+
+    async def _record_undo(self, session_id: str, call_id: str) -> None:
+        if self.backend.is_remote:
+            return
+        try:
+            await self.backend.local.record_undo(session_id, call_id)
+        except CopilotError as exc:
+            self._show_message(exc.user_message, error=True)
+
+    async def _show_undone(self, session_id: str) -> None:
+        """A reopened session: the changes already undone offer no Undo again."""
+        undone = await self._undone_changes(session_id)
+        if not undone or self.panel.session_id != session_id:
+            return
+        for view in self.panel.view.findChildren(ChangeUndo):
+            if undo_call_id(view) in undone:
+                view.set_result(already_undone_text(), done=True)
 
     def _change_undo_of(self, structured: dict[str, Any]) -> ChangeUndo | None:
         for view in self.panel.view.findChildren(ChangeUndo):

@@ -227,6 +227,17 @@ class BackendChoice:
         """What the user must be told about the project's conversations, once per opening."""
         return await self.current.project_notices()
 
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """A new read-only session from an export file (conversations on this computer only)."""
+        if self.remote is not None:
+            raise CopilotError(
+                QCoreApplication.translate(
+                    "BackendChoice",
+                    "Importing a conversation works when the copilot runs on this computer.",
+                )
+            )
+        return await self.local.import_session(data)
+
     # --- ChatBackend, routed ---------------------------------------------------------------
 
     def stream_chat(self, message: str, session_id: str) -> AsyncIterator[ChatChunk]:

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 
 _TOOL_STATUSES: tuple[ToolStatus, ...] = ("ok", "error", "cancelled", "rejected")
 PRACTICE_DB_NAME = "copilot_practice.db"
-"""The exercises' own file, beside the project's conversation database (never inside it)."""
+"""The exercises' own file, beside the project's conversation database (never inside it), in the
+project's private folder of the app's data folder (`core.sessions.location`)."""
 
 
 class ServiceBackend:
@@ -75,7 +76,7 @@ class ServiceBackend:
         if self.project_id is None:
             return []
         _, service = await self._service()
-        notices = [_notice_text(n.kind, str(n.path)) for n in service.store.notices]
+        notices = [_notice_text(n.kind, str(n.path), n.reason) for n in service.store.notices]
         service.store.notices = []
         return notices
 
@@ -140,7 +141,19 @@ class ServiceBackend:
         """The session's transcript as the message view's items."""
         _, service = await self._service()
         history = await service.get_history(session_id)
-        return history_items(history.messages)
+        unanswered = _unanswered_calls(history.messages)
+        decided = await service.decided_calls(session_id, unanswered) if unanswered else {}
+        return history_items(history.messages, decided)
+
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The tool call ids of the session whose change was already undone."""
+        _, service = await self._service()
+        return await service.undone_changes(session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Remember in the decision log that the change of ``tool_call_id`` was undone."""
+        _, service = await self._service()
+        await service.record_undo(session_id, tool_call_id)
 
     async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
         """The calls the session's paused turn waits on, shown again as a live card."""
@@ -206,6 +219,16 @@ class ServiceBackend:
         render = export_markdown if fmt == "markdown" else export_json
         return render(info, messages)
 
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """A new read-only session from an export file's bytes (Markdown or JSON)."""
+        _, service = await self._service()
+        return session_entry(await service.import_session(data))
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session."""
+        _, service = await self._service()
+        await service.continue_imported(session_id)
+
     async def search_sessions(self, query: str) -> list[SessionEntry]:
         """Sessions whose title or messages match; each hit carries a plain-text snippet."""
         if self.project_id is None:
@@ -265,10 +288,17 @@ def to_core_decision(decision: UserDecision) -> ApprovalDecision:
     return ApprovalDecision(tool_call_id=decision.tool_call_id, action="approve")
 
 
-def history_items(messages: list[TranscriptMessage]) -> list[HistoryItem]:
-    """User turns, assistant answers and tool records, oldest first (system messages left out)."""
+def history_items(
+    messages: list[TranscriptMessage], decided: dict[str, str] | None = None
+) -> list[HistoryItem]:
+    """User turns, assistant answers and tool records, oldest first (system messages left out).
+
+    ``decided``: calls without a result in this transcript that the decision log holds as
+    decided (an older copy of the conversation database): shown as decided, never as live.
+    """
     items: list[HistoryItem] = []
     arguments: dict[str, dict[str, Any]] = {}
+    decided = decided or {}
     for message in messages:
         if message.role == "user":
             items.append(UserTurn(message.content))
@@ -277,9 +307,50 @@ def history_items(messages: list[TranscriptMessage]) -> list[HistoryItem]:
                 arguments[call.id] = _parse_arguments(call.function.arguments)
             if message.content:
                 items.append(AssistantTurn(message.content, _incomplete(message)))
+            items += [
+                _decided_record(call.id, call.function.name, arguments[call.id], decided[call.id])
+                for call in message.tool_calls
+                if call.id in decided
+            ]
         elif message.role == "tool" and message.tool_call_id:
             items.append(_tool_record(message, arguments.get(message.tool_call_id, {})))
     return items
+
+
+def _unanswered_calls(messages: list[TranscriptMessage]) -> list[str]:
+    answered = {m.tool_call_id for m in messages if m.role == "tool" and m.tool_call_id}
+    return [
+        call.id
+        for m in messages
+        if m.role == "assistant"
+        for call in m.tool_calls
+        if call.id not in answered
+    ]
+
+
+def _decided_record(
+    call_id: str, name: str, arguments: dict[str, Any], decision: str
+) -> ToolRecord:
+    rejected = decision == "reject"
+    text = (
+        QCoreApplication.translate(
+            "ServiceBackend", "Already decided: rejected. It will not run again."
+        )
+        if rejected
+        else QCoreApplication.translate(
+            "ServiceBackend",
+            "Already decided: approved. It will not run again (its result is not in this copy "
+            "of the conversation).",
+        )
+    )
+    return ToolRecord(
+        tool_call_id=call_id,
+        tool_name=name,
+        arguments=arguments,
+        summary=QCoreApplication.translate("ServiceBackend", "Already decided"),
+        output=text,
+        status="rejected" if rejected else "cancelled",
+    )
 
 
 def _incomplete(message: TranscriptMessage) -> IncompleteKind | None:
@@ -316,7 +387,29 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"arguments": value}
 
 
-def _notice_text(kind: str, path: str) -> str:
+def _notice_text(kind: str, path: str, reason: str = "") -> str:
+    if kind == "migration_failed":
+        return (
+            QCoreApplication.translate(
+                "ServiceBackend",
+                "The conversations in %1 could not be moved to the app's data folder (%2). They "
+                "were left there unchanged; this project's conversations start anew.",
+            )
+            .replace("%1", path)
+            .replace("%2", reason)
+        )
+    if kind == "kept_both":
+        return QCoreApplication.translate(
+            "ServiceBackend",
+            "The project folder still holds conversations (%1). The ones in the app's data "
+            "folder are used; that file was left as it is.",
+        ).replace("%1", path)
+    if kind == "foreign_in_project":
+        return QCoreApplication.translate(
+            "ServiceBackend",
+            "The project folder holds conversations from another computer (%1). They were not "
+            "opened (a shared file could make the app run something) and were left as they are.",
+        ).replace("%1", path)
     if kind == "foreign":
         return QCoreApplication.translate(
             "ServiceBackend",

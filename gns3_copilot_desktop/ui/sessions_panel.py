@@ -172,11 +172,18 @@ class SessionsPanel(QWidget):
             QCoreApplication.translate("SessionsPanel", "Export session"),
             self.export_selected,
         )
+        self.import_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Import…"),
+            QCoreApplication.translate(
+                "SessionsPanel", "Import an exported session as a new, read-only conversation"
+            ),
+            self.import_file,
+        )
         # Two short rows keep the panel as narrow as it was with four buttons in one.
         more = QHBoxLayout()
         for button in (self.new_button, self.rename_button, self.pin_button):
             row.addWidget(button)
-        for button in (self.export_button, self.delete_button):
+        for button in (self.export_button, self.import_button, self.delete_button):
             more.addWidget(button)
         for line in (row, more):
             line.addStretch(1)
@@ -396,6 +403,35 @@ class SessionsPanel(QWidget):
                 .replace("%2", exc.strerror or str(exc))
             ) from exc
 
+    def import_file(self, *_: object) -> None:
+        """Ask for an exported session (Markdown or JSON) and add it as a new conversation.
+
+        Opened from the button's plain Qt callback, like Export's dialog (never from a
+        coroutine: a nested event loop there would run other tasks inside it)."""
+        path, _chosen = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Import session"),
+            str(documents_folder()),
+            QCoreApplication.translate("SessionsPanel", "Session exports (*.md *.json)"),
+        )
+        if path:
+            spawn(self.import_path(Path(path)), name="import-session")
+
+    async def import_path(self, path: Path) -> str | None:
+        """Import the file at ``path``; the new session's id (None when refused: the header
+        says why)."""
+        try:
+            data = await asyncio.to_thread(_read_at_most, path, MAX_IMPORT_BYTES + 1)
+            entry = await self._backend.import_session(data)  # type: ignore[attr-defined]
+        except CopilotError as exc:
+            if not sip.isdeleted(self.list):
+                self.refresh_failed.emit(exc.user_message, type(exc).__name__)
+            return None
+        await self.refresh()
+        if not sip.isdeleted(self.list):
+            self.session_selected.emit(entry.session_id)
+        return str(entry.session_id)
+
     async def _delete(self, session_id: str) -> None:
         await self._backend.delete_session(session_id)
         if session_id == self._current:
@@ -442,6 +478,23 @@ def _file_name(title: str) -> str:
     """A file name suggested from the session's title."""
     safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
     return safe or "session"
+
+
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+"""The largest session export read (the core refuses larger ones with a clear message)."""
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """The file's first ``limit`` bytes (a huge file is never read whole)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(limit)
+    except OSError as exc:
+        raise CopilotError(
+            QCoreApplication.translate("SessionsPanel", "Could not read %1: %2")
+            .replace("%1", str(path))
+            .replace("%2", exc.strerror or str(exc))
+        ) from exc
 
 
 def documents_folder() -> Path:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from PyQt6.QtCore import QCoreApplication
 from PyQt6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -566,27 +565,11 @@ class SettingsDialog(QDialog):
             self.language_combo.addItem(label if code else system, code)
         current = self.language_combo.findData(self._settings.language or "")
         self.language_combo.setCurrentIndex(max(0, current))
-        self.in_project_box = QCheckBox(
-            QCoreApplication.translate(
-                "SettingsDialog", "Keep conversations in the project's folder"
-            ),
-            page,
-        )
-        self.in_project_box.setChecked(self._settings.conversations_in_project)
-        self.in_project_box.setToolTip(
-            QCoreApplication.translate(
-                "SettingsDialog",
-                "Conversations in the project's folder travel with the project when you export "
-                "it from GNS3 (everything typed into the chat goes with it). Untick to keep them "
-                "in this app's private folder instead (for projects opened from now on).",
-            )
-        )
         form = QFormLayout(page)
         form.addRow(
             QCoreApplication.translate("SettingsDialog", "Heartbeat while working"),
             self.heartbeat_spin,
         )
-        form.addRow(self.in_project_box)
         form.addRow(
             QCoreApplication.translate("SettingsDialog", "Language (after restart)"),
             self.language_combo,
@@ -621,7 +604,6 @@ class SettingsDialog(QDialog):
         self._store_key()
         self._settings.heartbeat_interval_s = self.heartbeat_spin.value()
         self._settings.language = self.language_combo.currentData() or None
-        self._settings.conversations_in_project = self.in_project_box.isChecked()
         self.outcome = SettingsOutcome(
             self._settings, dict(self._api_keys), dict(self.console_logins.secrets)
         )

@@ -76,6 +76,18 @@ class ChangeUndo(QWidget):
         self.button.setEnabled(not done)
 
 
+def undo_call_id(view: ChangeUndo) -> str | None:
+    """The tool call whose change ``view`` undoes (its card's), for the decision log."""
+    card = view.parentWidget()
+    call_id = getattr(card, "tool_call_id", None)
+    return call_id if isinstance(call_id, str) and call_id else None
+
+
+def already_undone_text() -> str:
+    """Why a change offers no Undo: it was undone before (the decision log says so)."""
+    return QCoreApplication.translate("UndoView", "Already undone.")
+
+
 def question_text(plan: UndoPlan) -> str:
     """The confirmation's text: each action (with its lines), then what no longer applies."""
     parts = [QCoreApplication.translate("UndoView", "This will:")]

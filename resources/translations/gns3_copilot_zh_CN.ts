@@ -189,6 +189,13 @@
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
 </context><context>
+    <name>BackendChoice</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="234" />
+        <source>Importing a conversation works when the copilot runs on this computer.</source>
+        <translation>只有当副驾驶在本机运行时才能导入对话。</translation>
+    </message>
+</context><context>
     <name>ChatController</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="107" />
@@ -399,215 +406,215 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="194" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="151" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="174" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="176" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="179" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="189" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="407" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="402" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="408" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="457" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="535" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
         <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
         <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="588" />
         <source>This disappears: %1</source>
         <translation>以下内容将消失：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="592" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
         <source>Undone: the snapshot was restored.</source>
         <translation>已撤销：快照已恢复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="632" />
         <source>Restore this configuration</source>
         <translation>恢复此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="634" />
         <source>Undo this change</source>
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="639" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="738" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="808" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="851" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="858" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="874" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="917" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="918" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="877" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="920" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="878" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="921" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="880" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="923" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="884" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="927" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="888" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="931" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="943" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="906" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="949" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="928" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="938" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="981" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -2522,17 +2529,47 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
     <name>ServiceBackend</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="54" />
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="67" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="336" />
+        <source>Already decided: rejected. It will not run again.</source>
+        <translation>已作出决定：已拒绝。它不会再次运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="340" />
+        <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
+        <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="350" />
+        <source>Already decided</source>
+        <translation>已作出决定</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="393" />
+        <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
+        <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="402" />
+        <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
+        <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="408" />
+        <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
+        <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="414" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="420" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -2624,13 +2661,13 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="338" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="157" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="309" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
         <source>Pin</source>
         <translation>置顶</translation>
@@ -2646,7 +2683,7 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="360" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="367" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
         <source>Delete session</source>
         <translation>删除会话</translation>
@@ -2657,325 +2694,340 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="387" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
+        <source>Import an exported session as a new, read-only conversation</source>
+        <translation>将导出的会话导入为新的只读对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="192" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="364" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="256" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="263" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="273" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="339" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="368" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="384" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="382" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="389" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="401" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="413" />
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="415" />
+        <source>Session exports (*.md *.json)</source>
+        <translation>会话导出文件 (*.md *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="459" />
         <source>Session title</source>
         <translation>会话标题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="494" />
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="53" />
         <source>Ollama (local)</source>
         <translation>Ollama（本机）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="57" />
         <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="101" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="110" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="117" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
         <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="205" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="210" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="213" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="224" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="311" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="310" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="312" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="387" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="400" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="399" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="418" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="469" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="517" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="520" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="553" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="555" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="557" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="561" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="563" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="570" />
-        <source>Keep conversations in the project's folder</source>
-        <translation>将对话保存在项目文件夹中</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="577" />
-        <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
-        <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="586" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="574" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>
@@ -3237,42 +3289,47 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="88" />
+        <source>Already undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="93" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="101" />
         <source>(+%1 more lines)</source>
         <translation>（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="108" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="123" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="126" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="130" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="134" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>

@@ -243,3 +243,17 @@ def test_saved_file_is_private(tmp_path: Path):
     store.save(Settings())
     if os.name == "posix":
         assert store.path.stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_file_with_the_removed_conversations_choice_still_loads(tmp_path: Path, value: bool):
+    # Conversations always live in the app's data folder now; files written while the choice
+    # existed keep everything else and are not moved aside.
+    path = tmp_path / "settings.json"
+    text = json.dumps({"version": 1, "last_project_id": "p-9", "conversations_in_project": value})
+    path.write_text(text, encoding="utf-8")
+    result = SettingsStore(path).load()
+    assert result.message is None and result.recovered_from is None
+    assert result.settings.last_project_id == "p-9"
+    assert result.settings.version == CURRENT_VERSION == 2
+    assert "conversations_in_project" not in result.settings.model_dump()

@@ -1,5 +1,6 @@
-"""The user is told about a project's conversation database: one that came from another computer
-(with an imported project), one that was damaged and replaced. Real GNS3 server, real app."""
+"""The user is told about a conversation database found in the project folder (where older versions
+kept it): one that came from another computer (with an imported project), one that could not be
+moved to the app's data folder. Real GNS3 server, real app."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _make_foreign(db: Path) -> None:
     ("plant", "expected"),
     [
         (_make_foreign, "another computer"),
-        (lambda db: db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000), "could not be read"),
+        (lambda db: db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000), "could not be moved"),
     ],
     ids=["foreign", "damaged"],
 )
@@ -74,7 +75,7 @@ def test_the_header_tells_what_happened_to_the_projects_conversations(
     assert [e.title for e in app.panel.sessions.entries] == []
 
 
-def test_a_garbage_database_is_kept_aside_and_the_user_is_told_where(
+def test_a_database_that_cannot_be_moved_is_left_and_the_user_is_told_where(
     e2e_project: dict[str, Any],
     copilot_app: Callable[..., CopilotApp],
     app_keyring: MemoryKeyring,
@@ -90,20 +91,15 @@ def test_a_garbage_database_is_kept_aside_and_the_user_is_told_where(
     app = copilot_app()
     _ready(app, qtbot, e2e_project["project_id"])
     label = app.header.message_label
-    qtbot.waitUntil(lambda: "could not be read" in label.text(), timeout=WAIT_MS)
-
-    [kept] = db.parent.glob(f"{db.name}.corrupt-*")
-    assert kept.read_bytes() == garbage  # the file was kept as it was
-    assert label.text() == (
-        "The conversations of this project could not be read; the file was kept as "
-        f"{kept} and a new one started."
-    )
+    qtbot.waitUntil(lambda: "could not be moved" in label.text(), timeout=WAIT_MS)
+    assert str(db) in label.text() and "left there unchanged" in label.text()
     assert label.isVisible()
-    # A new database was started in its place, and it works.
-    assert db.read_bytes()[:16] == b"SQLite format 3\x00"
+    assert db.read_bytes() == garbage  # the original, exactly as it was
+    # The project's conversations are in the app's data folder, and they work.
     service = run(qtbot, app.header.workspace.service(e2e_project["project_id"]))
-    run(qtbot, service.create_session("After the damage"))
-    assert [s.title for s in run(qtbot, service.list_sessions())] == ["After the damage"]
+    assert service.store.db_path.is_relative_to(app.header.workspace.paths.data_dir)
+    run(qtbot, service.create_session("After the failed move"))
+    assert [s.title for s in run(qtbot, service.list_sessions())] == ["After the failed move"]
 
     # A later "all clear" under the header (a login, the server back) does not wipe the notice.
     app.header.auth_failed()
@@ -113,4 +109,4 @@ def test_a_garbage_database_is_kept_aside_and_the_user_is_told_where(
     dialog.login_button.click()
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
-    assert label.isVisible() and str(kept) in label.text()
+    assert label.isVisible() and str(db) in label.text()

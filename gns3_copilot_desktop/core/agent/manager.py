@@ -36,14 +36,10 @@ ServiceFactory = Callable[[str], Awaitable[AgentService]]
 def project_service_factory(
     client: Gns3Client, data_dir: Path, *, tools: ToolRegistry | None = None
 ) -> ServiceFactory:
-    """The usual factory: the project's DB beside the project when the server is local and the
-    folder writable, else under ``data_dir`` (`resolve_db_path`)."""
+    """The usual factory: the project's DB in the app's data folder (`resolve_db_path`)."""
 
     async def factory(project_id: str) -> AgentService:
-        project = await client.get_project(project_id)
-        db_path = await asyncio.to_thread(
-            resolve_db_path, client.base_url, project_id, project.path, data_dir
-        )
+        db_path = await asyncio.to_thread(resolve_db_path, client.base_url, project_id, data_dir)
         return await AgentService.open(db_path, project_id=project_id, tools=tools)
 
     return factory

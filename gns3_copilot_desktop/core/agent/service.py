@@ -42,7 +42,24 @@ from gns3_copilot_desktop.core.errors import (
     TurnBusyError,
 )
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
-from gns3_copilot_desktop.core.sessions.models import SessionInfo, SessionSearchHit
+from gns3_copilot_desktop.core.sessions.decisions import (
+    DecisionKind,
+    DecisionLog,
+    SqliteDecisionLog,
+    arguments_hash,
+)
+from gns3_copilot_desktop.core.sessions.importer import (
+    CONTINUED_KEY,
+    IMPORTED_KEY,
+    parse_export,
+    transcript_context,
+)
+from gns3_copilot_desktop.core.sessions.location import DECISIONS_DB_NAME
+from gns3_copilot_desktop.core.sessions.models import (
+    SessionInfo,
+    SessionSearchHit,
+    TranscriptMessage,
+)
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
 from gns3_copilot_desktop.core.sessions.store import LEASE_S, SessionStore
@@ -62,9 +79,12 @@ class AgentService:
         *,
         project_id: str = "",
         tools: ToolRegistry | None = None,
+        decisions: DecisionLog | None = None,
     ) -> None:
+        """``decisions``: the project's decision log (default: `default_decision_log`)."""
         self.project_id = project_id
         self._store = store
+        self._decisions = decisions or default_decision_log(store)
         self._graph = build_graph(tools or default_registry(), store.checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._active: set[Turn] = set()
@@ -92,6 +112,11 @@ class AgentService:
     def store(self) -> AnyStore:
         """The project's session store."""
         return self._store
+
+    @property
+    def decisions(self) -> DecisionLog:
+        """The project's append-only log of decided calls."""
+        return self._decisions
 
     @property
     def closed(self) -> bool:
@@ -153,12 +178,16 @@ class AgentService:
                         "Nothing in this conversation is waiting for a decision any more (a new "
                         "message was sent or the turn ended): nothing was run."
                     )
+                await self._refuse_decided(session_id, [d.tool_call_id for d in decisions])
                 unknown = sorted({d.tool_call_id for d in decisions} - waiting)
                 if unknown:
                     raise StaleDecisionError(
                         f"The decision for {', '.join(unknown)} is for a call that is not "
                         "waiting: nothing was run. Decide on the calls shown now."
                     )
+                # In the log before anything runs: whatever happens to the checkpoint later,
+                # these calls are decided.
+                await self._decisions.record(session_id, _decision_rows(decisions))
                 return Command(resume=[d.model_dump(mode="json") for d in decisions])
 
             async for chunk in self._tracked(turn, prepare):
@@ -178,7 +207,30 @@ class AgentService:
                 approvals += [
                     ApprovalRequest.model_validate(a) for a in item.value.get("approvals", [])
                 ]
-        return approvals
+        # A checkpoint older than the log (a restored copy) may show decided calls as waiting.
+        decided = await self._decisions.decided(session_id, [a.tool_call_id for a in approvals])
+        return [a for a in approvals if a.tool_call_id not in decided]
+
+    async def decided_calls(self, session_id: str, tool_call_ids: list[str]) -> dict[str, str]:
+        """Which of these calls the decision log holds as decided: call id -> ``approve``,
+        ``reject``, ``edit`` or ``result`` (the first recorded)."""
+        return await self._decisions.decided(session_id, tool_call_ids)
+
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The tool call ids of the session whose change was undone (never offered again)."""
+        return await self._decisions.undone(session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record that the change of ``tool_call_id`` was undone."""
+        await self._decisions.record(session_id, [(tool_call_id, "undo", None)])
+
+    async def _refuse_decided(self, session_id: str, call_ids: list[str]) -> None:
+        decided = await self._decisions.decided(session_id, call_ids)
+        if decided:
+            raise StaleDecisionError(
+                f"The call {', '.join(sorted(decided))} was already decided in this "
+                "conversation: nothing was run. A decided call never runs again."
+            )
 
     async def get_history(self, session_id: str, limit: int | None = None) -> ConversationHistory:
         """The session's messages (the last ``limit``), OpenAI-shaped, from the transcript."""
@@ -200,6 +252,32 @@ class AgentService:
         except UnknownModeError as exc:
             raise CopilotError(str(exc)) from exc
         return await self._store.create_session(title, chosen)
+
+    async def import_session(self, data: bytes) -> SessionInfo:
+        """A new session holding an export file's conversation as a read-only transcript
+        (`core.sessions.importer`): plain text only, nothing in it runs or waits for approval.
+        `SessionImportError` says what is wrong with a file that does not parse."""
+        imported = parse_export(data)
+        info = await self._store.create_session(f"{imported.title} (imported)", "assistant")
+        await self._store.append_messages(info.id, imported.messages)
+        await self._store.update_stats(info.id, messages_delta=len(imported.messages))
+        return await self._store.get_session(info.id)
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session: its next turn starts the agent's working
+        context from the transcript, as quoted plain text."""
+        if await self._imported_state(session_id) is None:
+            raise CopilotError("Only an imported conversation needs to be continued.")
+        marker = TranscriptMessage(role="system", metadata={CONTINUED_KEY: True})
+        await self._store.append_messages(session_id, [marker])
+
+    async def _imported_state(self, session_id: str) -> tuple[bool, list[TranscriptMessage]] | None:
+        """(continued, transcript) of an imported session, None for any other session."""
+        transcript = await self._store.read_transcript(session_id)
+        if not transcript or not transcript[0].metadata.get(IMPORTED_KEY):
+            return None
+        continued = any(m.metadata.get(CONTINUED_KEY) for m in transcript)
+        return continued, transcript
 
     async def rename_session(self, session_id: str, title: str) -> None:
         """Set a session's title."""
@@ -242,6 +320,8 @@ class AgentService:
         keeper = asyncio.create_task(self._keep_claim(sid), name=f"keep-turn-{sid[:8]}")
         try:
             async for chunk in turn.stream(prepare):
+                if chunk.type == "tool_end" and chunk.tool_call_id:
+                    await self._decisions.record(sid, [(chunk.tool_call_id, "result", None)])
                 yield chunk
         finally:
             self._active.discard(turn)
@@ -273,6 +353,20 @@ class AgentService:
         except SessionNotFoundError:
             return None
 
+    async def _imported_start(self, session_id: str) -> list[AnyMessage]:
+        """The working context a continued imported session starts from (the transcript as one
+        quoted plain-text message, never calls); refuses while it is not continued."""
+        state = await self._imported_state(session_id)
+        if state is None:
+            return []
+        continued, transcript = state
+        if not continued:
+            raise CopilotError(IMPORTED_READ_ONLY_TEXT)
+        context = HumanMessage(
+            content=transcript_context(transcript), id=f"imported-{uuid.uuid4()}"
+        )
+        return [context]
+
     async def _new_message_input(
         self,
         turn: Turn,
@@ -295,13 +389,14 @@ class AgentService:
             cancelled_tool_message(call_id, name, why)
             for call_id, name in dangling_tool_calls(messages)
         ]
+        start = [] if messages else await self._imported_start(session_id)
         drop = working_state_trim([*messages, *repairs], context.limits)
         human = HumanMessage(content=message, id=f"user-{uuid.uuid4()}")
         await turn.record([*repairs, human])
         # RemoveMessage is not in AnyMessage's union, but add_messages accepts it.
         removals = cast(list[AnyMessage], [RemoveMessage(id=m.id) for m in drop if m.id])
         graph_input: AgentState = {
-            "messages": [*removals, *repairs, human],
+            "messages": [*removals, *repairs, *start, human],
             # The session's stored mode, never the caller's: a Tutor session stays read-only.
             "mode": stored_mode(info.mode) if info is not None else context.mode,
             "dropped_messages": snapshot.values.get("dropped_messages", 0) + len(drop),
@@ -309,6 +404,32 @@ class AgentService:
         if info is not None and info.title:
             graph_input["title"] = info.title
         return graph_input
+
+
+IMPORTED_READ_ONLY_TEXT = (
+    "This conversation was imported: it is a read-only transcript. Choose Continue on it in the "
+    "conversations list to talk about it (the copilot then reads it as plain text); nothing was "
+    "sent."
+)
+
+
+def default_decision_log(store: AnyStore) -> DecisionLog:
+    """The log beside a SQLite store's file, or in the PostgreSQL store's database."""
+    if isinstance(store, SessionStore):
+        return SqliteDecisionLog(store.db_path.parent / DECISIONS_DB_NAME)
+    return store.decision_log()
+
+
+def _decision_rows(
+    decisions: list[ApprovalDecision],
+) -> list[tuple[str, DecisionKind, str | None]]:
+    rows: list[tuple[str, DecisionKind, str | None]] = []
+    for d in decisions:
+        kind: DecisionKind = "reject" if d.action == "reject" else "approve"
+        if d.action == "edit":
+            kind = "edit"
+        rows.append((d.tool_call_id, kind, arguments_hash(d.arguments)))
+    return rows
 
 
 def _config(session_id: str) -> RunnableConfig:

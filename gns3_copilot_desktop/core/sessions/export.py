@@ -6,6 +6,7 @@ Qt-free: the UI asks the store for the `SessionInfo` and the transcript, then wr
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from gns3_copilot_desktop.core.protocol import ToolCall
@@ -44,10 +45,19 @@ def _markdown_message(m: TranscriptMessage) -> list[str]:
         lines += [_fence(m.content), ""]
         return lines
     if m.content:
-        lines += [m.content, ""]
+        lines += [_escape_headings(m.content), ""]
     for call in m.tool_calls:
         lines += [f"Tool call `{call.function.name}`:", "", _fence(_call_json(call), "json"), ""]
     return lines
+
+
+_HEADING_LINE = re.compile(r"^(\\*)(## )", re.MULTILINE)
+
+
+def _escape_headings(text: str) -> str:
+    r"""A message line that starts like a role heading gets one more backslash (Markdown shows
+    ``\## `` as ``## ``), so that import never reads it as the start of another message."""
+    return _HEADING_LINE.sub(r"\\\1\2", text)
 
 
 def _call_json(call: ToolCall) -> str:

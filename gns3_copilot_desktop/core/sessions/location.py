@@ -1,22 +1,32 @@
-"""Where a project's session database lives.
+"""Where a project's conversations, exercises and decision log live.
 
-Next to the project (``{project_path}/.gns3-copilot/copilot_checkpoints.db``) when the GNS3 server
-runs on this machine and that folder is writable, so the conversations travel with the project;
-otherwise under the app's data dir, keyed by server and project id. A database that already exists
-in either place wins, so the session list does not change when, say, the folder becomes read-only.
+Always in the app's private data folder, keyed by server and project id
+(``{data_dir}/projects/{server}/{project id}/``), never in the project's folder: GNS3 snapshots,
+exports and restores zip and unzip the whole project folder, and a restored snapshot must not
+rewind a conversation (an applied change would show as awaiting approval again) nor carry it to
+another computer. Sharing a conversation is what session export and import are for.
+
+Databases found where older versions kept them (``{project}/.gns3-copilot/``) are moved here on
+first open (`core.sessions.migration`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
+import os
 import re
-import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
 DB_NAME = "copilot_checkpoints.db"
+PRACTICE_DB_NAME = "copilot_practice.db"
+"""The exercises' own file, beside the project's conversation database (never inside it)."""
+DECISIONS_DB_NAME = "decisions.db"
+"""The append-only log of decided calls, beside the conversation database (never inside it)."""
 PROJECT_SUBDIR = ".gns3-copilot"
+"""Where older versions kept a project's databases, inside the project folder."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -47,38 +57,43 @@ def _safe_component(value: str) -> str:
     return cleaned or hashlib.sha256(value.encode()).hexdigest()[:16]
 
 
-def _writable_dir(folder: Path) -> bool:
-    """Create ``folder`` (its parent must exist) and prove it is writable with a probe file."""
-    if not folder.parent.is_dir():
-        return False
-    probe = folder / f".write-probe-{uuid.uuid4().hex}"
-    try:
-        folder.mkdir(exist_ok=True)
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError:
-        return False
-    return True
+def project_data_dir(server_url: str, project_id: str, data_dir: Path) -> Path:
+    """The private folder of one project of one server (not created)."""
+    return data_dir / "projects" / server_key(server_url) / _safe_component(project_id)
 
 
-def resolve_db_path(
-    server_url: str, project_id: str, project_path: str | None, data_dir: Path
-) -> Path:
-    """The session database of a project (see the module docstring for the rule).
+def legacy_dir(project_path: str | None) -> Path | None:
+    """Where older versions kept the project's databases (None without a project folder)."""
+    return Path(project_path) / PROJECT_SUBDIR if project_path else None
 
-    Touches the file system (stat, mkdir, a probe file): from the event loop, call it with
-    ``asyncio.to_thread``.
+
+def private_dir(folder: Path) -> None:
+    """Create ``folder`` and the folders up to it owner-only (0700). Blocking."""
+    missing: list[Path] = []
+    for parent in [folder, *folder.parents]:
+        if parent.exists():
+            break
+        missing.append(parent)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    for made in [folder, *missing]:
+        with contextlib.suppress(OSError):
+            os.chmod(made, 0o700)
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` owner-only (0600) in an owner-only folder. SQLite gives a database's
+    -wal and -shm files the database's mode. Blocking."""
+    private_dir(path.parent)
+    path.touch(mode=0o600, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+
+
+def resolve_db_path(server_url: str, project_id: str, data_dir: Path) -> Path:
+    """The session database of a project, in an owner-only folder of the app's data folder.
+
+    Creates the folder (0700): from the event loop, call it with ``asyncio.to_thread``.
     """
-    fallback = (
-        data_dir / "projects" / server_key(server_url) / _safe_component(project_id) / DB_NAME
-    )
-    local = bool(project_path) and is_local_server(server_url)
-    beside_project = Path(project_path) / PROJECT_SUBDIR / DB_NAME if project_path else None
-    if local and beside_project is not None and beside_project.is_file():
-        return beside_project
-    if fallback.is_file():
-        return fallback
-    if local and beside_project is not None and _writable_dir(beside_project.parent):
-        return beside_project
-    fallback.parent.mkdir(parents=True, exist_ok=True)
-    return fallback
+    folder = project_data_dir(server_url, project_id, data_dir)
+    private_dir(folder)
+    return folder / DB_NAME

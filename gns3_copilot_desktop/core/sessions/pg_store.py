@@ -92,6 +92,16 @@ CREATE TABLE IF NOT EXISTS copilot_turn_leases (
     thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
     expires DOUBLE PRECISION NOT NULL
 );
+CREATE TABLE IF NOT EXISTS copilot_decisions (
+    id BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL, tool_call_id TEXT NOT NULL,
+    kind TEXT NOT NULL, args_hash TEXT, at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS copilot_decisions_by_call
+    ON copilot_decisions (session_id, tool_call_id);
+CREATE OR REPLACE RULE copilot_decisions_no_update AS ON UPDATE TO copilot_decisions
+    DO INSTEAD NOTHING;
+CREATE OR REPLACE RULE copilot_decisions_no_delete AS ON DELETE TO copilot_decisions
+    DO INSTEAD NOTHING
 """
 _SESSION_COLUMNS = (
     "thread_id AS id, title, to_timestamp(created_at) AS created_at,"
@@ -492,6 +502,11 @@ class PostgresSessionStore:
             raise _db_error("compact the conversation's checkpoints", exc) from exc
         return deleted
 
+    def decision_log(self) -> PostgresDecisionLog:
+        """The append-only log of decided calls, in a table of this database (the service's
+        database is not in a project folder: no snapshot rewinds it)."""
+        return PostgresDecisionLog(self)
+
     # --- internals ---------------------------------------------------------------------------
 
     async def _execute(self, action: str, sql: str, params: Sequence[Any]) -> int:
@@ -524,6 +539,53 @@ class PostgresSessionStore:
     def _check_open(self) -> None:
         if self._closed:
             raise SessionStoreError("The conversation database is closed.")
+
+
+class PostgresDecisionLog:
+    """`core.sessions.decisions.DecisionLog` in the ``copilot_decisions`` table (rules turn an
+    update or delete into nothing: rows are only ever inserted)."""
+
+    def __init__(self, store: PostgresSessionStore) -> None:
+        self._store = store
+
+    async def record(self, session_id: str, entries: Iterable[tuple[str, str, str | None]]) -> None:
+        """Append rows in one statement."""
+        now = time.time()
+        rows = [(session_id, call_id, kind, digest, now) for call_id, kind, digest in entries]
+        if not rows:
+            return
+        values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
+        await self._store._execute(
+            "record a decision",
+            "INSERT INTO copilot_decisions (session_id, tool_call_id, kind, args_hash, at)"
+            f" VALUES {values}",
+            [v for row in rows for v in row],
+        )
+
+    async def decided(self, session_id: str, tool_call_ids: Iterable[str]) -> dict[str, str]:
+        """Call id -> the first deciding kind recorded."""
+        ids = list(dict.fromkeys(tool_call_ids))
+        if not ids:
+            return {}
+        rows = await self._store._select(
+            "read the decisions",
+            "SELECT tool_call_id, kind FROM copilot_decisions WHERE session_id = %s AND "
+            "tool_call_id = ANY(%s) AND kind <> 'undo' ORDER BY id",
+            (session_id, ids),
+        )
+        found: dict[str, str] = {}
+        for row in rows:
+            found.setdefault(str(row["tool_call_id"]), str(row["kind"]))
+        return found
+
+    async def undone(self, session_id: str) -> set[str]:
+        """The calls of the session whose change was undone."""
+        rows = await self._store._select(
+            "read the decisions",
+            "SELECT tool_call_id FROM copilot_decisions WHERE session_id = %s AND kind = 'undo'",
+            (session_id,),
+        )
+        return {str(row["tool_call_id"]) for row in rows}
 
 
 async def _prune_namespace(conn: Any, sid: str, ns: str, keep: int) -> int:

@@ -628,9 +628,10 @@ def recovered_text(recovery: Recovery) -> str:
 class StoreNotice:
     """Something about the project's database the user must be told."""
 
-    kind: Literal["foreign", "recovered"]
+    kind: Literal["foreign", "recovered", "migration_failed", "kept_both", "foreign_in_project"]
     text: str
     path: Path
+    reason: str = ""
 
 
 def _own_database(path: Path, key: bytes, trust_unsigned: bool) -> tuple[Path, Path | None]:

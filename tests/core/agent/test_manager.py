@@ -132,7 +132,7 @@ async def test_closing_or_deleting_a_project_on_the_server_closes_its_service(
 
 
 @pytest.mark.gns3
-async def test_project_service_factory_puts_the_db_beside_a_local_project(
+async def test_project_service_factory_keeps_the_db_out_of_the_project_folder(
     gns3_client: Gns3Client, tmp_path: Path
 ) -> None:
     project = await gns3_client.create_project(f"fac-{secrets.token_hex(3)}", auto_close=False)
@@ -140,7 +140,8 @@ async def test_project_service_factory_puts_the_db_beside_a_local_project(
     try:
         service = await manager.get(project.project_id)
         assert project.path is not None
-        assert service.store.db_path.is_relative_to(Path(project.path))
+        assert service.store.db_path.is_relative_to(tmp_path / "data")
+        assert not service.store.db_path.is_relative_to(Path(project.path))
         assert service.project_id == project.project_id
     finally:
         await manager.close()

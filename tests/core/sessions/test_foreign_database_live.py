@@ -27,8 +27,8 @@ import pytest
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
-from gns3_copilot_desktop.core.sessions import resolve_db_path
 from gns3_copilot_desktop.core.sessions.export import export_json
+from gns3_copilot_desktop.core.sessions.location import DB_NAME, PROJECT_SUBDIR
 from gns3_copilot_desktop.core.sessions.ownership import Ownership, ownership, read_foreign_sessions
 from tests.helpers.agent import Lab, collect, run_context, types_of
 from tests.helpers.gns3_server import Gns3Server
@@ -157,17 +157,14 @@ async def test_an_imported_project_database_is_foreign_and_runs_nothing(
     scripted_openai.set_title_responder("Their title")
     project = await gns3_client.get_project(lab.project.project_id)
     assert project.path
-    theirs = resolve_db_path(
-        gns3_server.base_url, project.project_id, project.path, tmp_path / "data"
-    )
-    assert Path(project.path) in theirs.parents  # the design's place, beside the project
+    # where older versions kept it, inside the project folder (it travels with an export)
+    theirs = Path(project.path) / PROJECT_SUBDIR / DB_NAME
+    theirs.parent.mkdir(exist_ok=True)
     await _build_their_database(theirs, lab, scripted_openai, markers)
 
     imported = await _export_import(gns3_server, gns3_token, project)
     try:
-        arrived = resolve_db_path(
-            gns3_server.base_url, imported["project_id"], imported["path"], tmp_path / "data"
-        )
+        arrived = Path(imported["path"]) / PROJECT_SUBDIR / DB_NAME
         assert arrived.is_file() and ownership(arrived, OUR_KEY) is Ownership.FOREIGN
         before = arrived.read_bytes()
 

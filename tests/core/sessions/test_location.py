@@ -1,20 +1,28 @@
-"""resolve_db_path: beside the project when the server is local and the folder writable."""
+"""resolve_db_path: always in the app's data folder, owner-only, keyed by server and project."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
 
+from gns3_copilot_desktop.core.practice.store import ExerciseRecord, ExerciseStore, now
 from gns3_copilot_desktop.core.sessions import SessionStore, resolve_db_path
+from gns3_copilot_desktop.core.sessions.decisions import SqliteDecisionLog
 from gns3_copilot_desktop.core.sessions.location import (
     DB_NAME,
-    PROJECT_SUBDIR,
+    DECISIONS_DB_NAME,
+    PRACTICE_DB_NAME,
     is_local_server,
     server_key,
 )
 
 PID = "5f2c9a53-6b4e-4a56-a0a4-3c0c5d1c1e0b"
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
 
 
 @pytest.mark.parametrize(
@@ -35,41 +43,15 @@ def test_is_local_server(url: str, local: bool) -> None:
     assert is_local_server(url) is local
 
 
-def test_local_server_and_writable_project_folder(tmp_path: Path) -> None:
-    project = tmp_path / "projects" / "lab1"
-    project.mkdir(parents=True)
-    path = resolve_db_path("http://127.0.0.1:3080", PID, str(project), tmp_path / "data")
-    assert path == project / PROJECT_SUBDIR / DB_NAME
-    assert path.parent.is_dir()
-    assert list(path.parent.iterdir()) == []  # the write probe was removed
-    assert not (tmp_path / "data").exists()
-
-
-def test_remote_server_uses_the_data_dir(tmp_path: Path) -> None:
-    project = tmp_path / "lab1"
-    project.mkdir()
+@pytest.mark.parametrize("url", ["http://127.0.0.1:3080", "http://192.168.1.10:3080"])
+def test_the_database_is_in_the_data_dir_for_every_server(tmp_path: Path, url: str) -> None:
     data = tmp_path / "data"
-    path = resolve_db_path("http://192.168.1.10:3080", PID, str(project), data)
-    assert path == data / "projects" / server_key("http://192.168.1.10:3080") / PID / DB_NAME
-    assert path.parent.is_dir()
-    assert not (project / PROJECT_SUBDIR).exists()
-
-
-@pytest.mark.parametrize("project_path", [None, "", "missing-folder", "a-file"])
-def test_unusable_project_folder_falls_back(tmp_path: Path, project_path: str | None) -> None:
-    (tmp_path / "a-file").write_text("x")
-    folder = str(tmp_path / project_path) if project_path else project_path
-    path = resolve_db_path("http://localhost:3080", PID, folder, tmp_path / "data")
-    assert path.is_relative_to(tmp_path / "data")
-
-
-def test_an_existing_database_wins(tmp_path: Path) -> None:
-    project = tmp_path / "lab1"
-    project.mkdir()
-    data = tmp_path / "data"
-    remote_first = resolve_db_path("http://localhost:3080", PID, None, data)
-    remote_first.write_bytes(b"")  # sessions were created while the folder was unknown
-    assert resolve_db_path("http://localhost:3080", PID, str(project), data) == remote_first
+    data.mkdir()
+    path = resolve_db_path(url, PID, data)
+    assert path == data / "projects" / server_key(url) / PID / DB_NAME
+    # every folder made on the way is owner-only
+    assert _mode(path.parent) == 0o700 and _mode(path.parent.parent) == 0o700
+    assert _mode(data / "projects") == 0o700
 
 
 def test_server_keys_are_safe_and_distinct() -> None:
@@ -89,24 +71,35 @@ def test_server_keys_are_safe_and_distinct() -> None:
 
 
 def test_hostile_project_id_stays_inside_the_data_dir(tmp_path: Path) -> None:
-    path = resolve_db_path("http://10.0.0.1", "../../evil", None, tmp_path / "data")
+    path = resolve_db_path("http://10.0.0.1", "../../evil", tmp_path / "data")
     assert path.resolve().is_relative_to((tmp_path / "data").resolve())
 
 
 @pytest.mark.asyncio
-async def test_session_list_is_the_same_from_both_locations(tmp_path: Path) -> None:
-    project = tmp_path / "lab1"
-    project.mkdir()
-    data = tmp_path / "data"
-    beside = resolve_db_path("http://127.0.0.1:3080", PID, str(project), data)
-    remote = resolve_db_path("http://10.1.1.1:3080", PID, str(project), data)
-    assert beside != remote
-    listings = []
-    for path in (beside, remote):
-        async with await SessionStore.open(path) as store:
-            first = await store.create_session("first")
-            await store.create_session("second")
-            await store.set_pinned(first.id, True)
-        async with await SessionStore.open(path) as store:
-            listings.append([(s.title, s.pinned) for s in await store.list_sessions()])
-    assert listings[0] == listings[1] == [("first", True), ("second", False)]
+async def test_conversations_exercises_and_decisions_are_owner_only_files(tmp_path: Path) -> None:
+    """The three databases of a project, with their -wal/-shm while open: folder 0700, files
+    0600, none of them in a project folder."""
+    path = resolve_db_path("http://127.0.0.1:3080", PID, tmp_path / "data")
+    store = await SessionStore.open(path, owner_key=b"k" * 32, trust_unsigned=True)
+    try:
+        await store.create_session("first")
+        exercises = ExerciseStore(path.parent / PRACTICE_DB_NAME)
+        await exercises.save(
+            ExerciseRecord(
+                exercise_id="e1",
+                project_id=PID,
+                session_id="s",
+                difficulty="easy",
+                fault_count=1,
+                created_at=now(),
+            )
+        )
+        log = SqliteDecisionLog(path.parent / DECISIONS_DB_NAME)
+        await log.record("s", [("call-1", "approve", None)])
+        files = sorted(p.name for p in path.parent.iterdir())
+        assert {DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"} <= set(files)
+        assert {PRACTICE_DB_NAME, DECISIONS_DB_NAME} <= set(files)
+        assert _mode(path.parent) == 0o700
+        assert {p.name: _mode(p) for p in path.parent.iterdir()} == dict.fromkeys(files, 0o600)
+    finally:
+        await store.close()
