@@ -217,6 +217,9 @@ class _Planner:
     def _restore_node(self, step: RestoreNode) -> None:
         saved = step.node
         there, matched = self._find(saved.node_id, saved.name, saved.node_type)
+        if there is not None and matched and there.template_id != saved.template_id:
+            there = None  # another node of that name (made by hand since), not this one
+            self.ids.pop(saved.node_id, None)
         if there is not None:
             self.skipped.append(f"{saved.name} is back already{matched}")
             return
