@@ -399,215 +399,236 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="123" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="128" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="132" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="194" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="145" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="148" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="159" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="162" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="170" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="173" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="183" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="407" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="396" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="402" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="451" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="529" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
-        <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
-        <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="573" />
+        <source>Reading the project…</source>
+        <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
-        <source>This disappears: %1</source>
-        <translation>以下内容将消失：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="581" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
-        <source>Undone: the snapshot was restored.</source>
-        <translation>已撤销：快照已恢复。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
-        <source>Restore this configuration</source>
-        <translation>恢复此配置</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
-        <source>Undo this change</source>
-        <translation>撤销此更改</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="606" />
+        <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
+        <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="614" />
+        <source>These nodes stop for a moment: %1</source>
+        <translation>这些节点会短暂停止：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="617" />
+        <source>Take a GNS3 snapshot</source>
+        <translation>拍摄 GNS3 快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="621" />
+        <source>Taking the snapshot…</source>
+        <translation>正在拍摄快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="633" />
+        <source>Snapshot '%1' taken.</source>
+        <translation>已拍摄快照“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="637" />
+        <source>Not saved first: %1.</source>
+        <translation>未能事先保存：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="664" />
+        <source>Restore this configuration</source>
+        <translation>恢复此配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="666" />
+        <source>Undo this change</source>
+        <translation>撤销此更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="741" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="808" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="857" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="861" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="874" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="920" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="921" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="877" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="923" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="878" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="924" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="880" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="926" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="884" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="930" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="888" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="934" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="946" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="906" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="952" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="928" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="974" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="938" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="984" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -756,7 +777,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1287,306 +1308,316 @@
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="571" />
+        <source>(matched by name: %1)</source>
+        <translation>（按名称匹配：%1）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="574" />
+        <source>(matched by name and ports)</source>
+        <translation>（按名称和端口匹配）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="583" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="584" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="585" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="587" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="589" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="584" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="607" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="614" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="615" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="616" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
         <source>; </source>
         <translation>；</translation>
     </message>
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="209" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="630" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="562" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="675" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="676" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="677" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="682" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="685" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="686" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="604" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="892" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="687" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="693" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="894" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="920" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="925" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="926" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="943" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="948" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
@@ -1770,54 +1801,54 @@
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="740" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="741" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="753" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="751" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="823" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="773" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="824" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="774" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="779" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="780" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="781" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="782" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="832" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="835" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="837" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="838" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="850" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="851" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1047" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1862,14 +1893,14 @@
         <translation>改用原始计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="61" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="40" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="41" />
         <source>Template</source>
         <translation>模板</translation>
@@ -1915,7 +1946,7 @@
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="55" />
         <source>Subnet</source>
         <translation>子网</translation>
@@ -1926,32 +1957,32 @@
         <translation>前缀</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="137" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="72" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="63" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="69" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="70" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="71" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="117" />
         <source>Nodes</source>
         <translation>节点</translation>
@@ -1967,7 +1998,7 @@
         <translation>删除节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
         <source>Links</source>
         <translation>链路</translation>
@@ -1998,7 +2029,7 @@
         <translation>删除子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="132" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="156" />
         <source>Addressing</source>
         <translation>地址规划</translation>
@@ -2034,55 +2065,70 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="74" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="118" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
         <source>Ends</source>
         <translation>两端</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="142" />
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="145" />
         <source>Lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="185" />
         <source>Undo this plan…</source>
         <translation>撤销此计划…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="184" />
-        <source>Restore the snapshot taken before the plan was applied</source>
-        <translation>恢复应用计划之前拍摄的快照</translation>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="189" />
+        <source>Undo what the plan did, in the project as it is now (you see every action first)</source>
+        <translation>在项目当前状态下撤销该计划所做的更改（会先列出每个操作）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="197" />
+        <source>Take a GNS3 snapshot…</source>
+        <translation>拍摄 GNS3 快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="201" />
+        <source>Save the devices' configurations, stop the running nodes, take a GNS3 snapshot and start them again (you are asked first)</source>
+        <translation>保存设备配置，停止运行中的节点，拍摄 GNS3 快照后再次启动它们（会先询问你）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="219" />
+        <source>This plan was applied by an older version: its undo is the GNS3 snapshot '%1', which you can restore in GNS3 (Edit &gt; Manage snapshots).</source>
+        <translation>此计划由旧版本应用：它的撤销方式是 GNS3 快照“%1”，你可以在 GNS3 中恢复它（编辑 &gt; 管理快照）。</translation>
     </message>
 </context><context>
     <name>PracticePanel</name>
@@ -3169,47 +3215,47 @@
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="71" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="81" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="89" />
         <source>(+%1 more lines)</source>
         <translation>（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="96" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="105" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="111" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="114" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="118" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="122" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>

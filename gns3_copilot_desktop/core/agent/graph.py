@@ -593,8 +593,8 @@ class _ToolNode:
     ) -> tuple[ResolvedCall | None, tuple[ToolResult, ToolStatus] | None]:
         """What runs after the user's decision (edited arguments validated), or the outcome now."""
         resolved = call.resolved
-        if isinstance(resolved, ToolResult):
-            return None, (resolved, "error")
+        if isinstance(resolved, ToolResult):  # answered before any run: refused, or nothing to do
+            return None, (resolved, "error" if resolved.is_error else "ok")
         if decision is None or decision.action == "approve":
             return resolved, None
         if decision.action == "reject":
