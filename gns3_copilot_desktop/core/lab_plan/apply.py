@@ -428,7 +428,8 @@ def _answered(output: str, to: str) -> bool:
 
 def _ping(node: Node, to: str) -> str:
     if node.node_type == "vpcs":
-        return f"ping {to} -c 2"
+        # two probes 200 ms apart, each waiting at most 1 s: a host pings its whole subnet fast
+        return f"ping {to} -c 2 -i 200 -w 1000"
     if node.node_type in ("dynamips", "iou"):
         return f"ping {to} repeat 3"
     return f"ping -c 3 -W 1 {to}"
