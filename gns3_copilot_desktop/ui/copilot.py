@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -40,7 +41,7 @@ from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState
-from gns3_copilot_desktop.core.lab_plan.apply import undo_plan
+from gns3_copilot_desktop.core.lab_plan.apply import ALWAYS_RUNNING, snapshot_project
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture
 from gns3_copilot_desktop.core.lab_plan.topology import picture_of_lab
 from gns3_copilot_desktop.core.local_server import LocalServer, start_local_server
@@ -53,7 +54,7 @@ from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
 from gns3_copilot_desktop.ui.node_links import NodeLinks
-from gns3_copilot_desktop.ui.plan_view import PlanOutcome, undo_list
+from gns3_copilot_desktop.ui.plan_view import PlanOutcome
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
@@ -234,6 +235,9 @@ class CopilotHeader(QWidget):
         )
         self.panel.view.plan_undo_requested.connect(
             lambda structured: spawn(self.undo_plan(structured), name="undo-plan")
+        )
+        self.panel.view.plan_snapshot_requested.connect(
+            lambda structured: spawn(self.take_plan_snapshot(structured), name="plan-snapshot")
         )
         self.panel.view.change_undo_requested.connect(
             lambda structured: spawn(self.undo_change(structured), name="undo-change")
@@ -564,44 +568,86 @@ class CopilotHeader(QWidget):
         if notification.action.startswith("project.") and not self._closed:
             self._fill_projects()
 
-    # --- undoing a lab plan -------------------------------------------------------------------
+    # --- undoing a lab plan, and a snapshot on request -----------------------------------------
 
     async def undo_plan(self, structured: dict[str, Any]) -> bool:
-        """Ask (listing what will disappear), then restore the snapshot taken before the plan.
-        True when it was restored."""
+        """Plan the undo of a lab plan from its record against the project as it is now, show
+        every action and what no longer applies, and carry it out once the user approves (the
+        same question as every Undo). True when it was carried out whole."""
         project_id = self.backend.project_id
         client = self.workspace.client
-        snapshot_id = structured.get("snapshot_id")
-        if project_id is None or client is None or not isinstance(snapshot_id, str):
-            return False
+        record = UndoRecord.from_structured(structured)
         outcome = self._plan_outcome_of(structured)
+        if project_id is None or client is None or record is None or outcome is None:
+            return False
+        outcome.set_busy(True, QCoreApplication.translate("CopilotHeader", "Reading the project…"))
         try:
-            present = {n.name for n in await client.list_nodes(project_id)}
-            gone = undo_list(structured, present)
-            name = str(structured.get("snapshot_name") or "")
+            plan = await plan_undo(
+                record, client, project_id, push_config=self.workspace.config_pusher(project_id)
+            )
+            if not plan.actions:
+                outcome.set_undone(nothing_text(plan))
+                return False
+            title = QCoreApplication.translate("CopilotHeader", "Undo the lab plan")
+            if not await self._confirm(title, question_text(plan)):
+                outcome.set_undone("", done=False)
+                return False
+            outcome.state.setText(QCoreApplication.translate("CopilotHeader", "Undoing…"))
+            result = await run_undo(plan)
+        except CopilotError as exc:
+            outcome.set_undone(core_text(exc.user_message), done=False)
+            return False
+        outcome.set_undone(outcome_text(result), done=result.ok)
+        return result.ok
+
+    async def take_plan_snapshot(self, structured: dict[str, Any]) -> bool:
+        """Ask, then take a GNS3 snapshot: the running devices' configurations are saved first,
+        the nodes that block a snapshot are stopped and started again. True when taken."""
+        project_id = self.backend.project_id
+        client = self.workspace.client
+        outcome = self._plan_outcome_of(structured)
+        if project_id is None or client is None or outcome is None:
+            return False
+        try:
+            nodes = await client.list_nodes(project_id)
+            running = [
+                n.name for n in nodes if n.status == "started" and n.node_type not in ALWAYS_RUNNING
+            ]
             text = QCoreApplication.translate(
                 "CopilotHeader",
-                "Undo the plan: the project goes back to the snapshot '%1' taken before it. "
-                "Everything changed since is replaced; running nodes stop.",
-            ).replace("%1", name)
-            if gone:
-                text += "\n\n" + QCoreApplication.translate(
-                    "CopilotHeader", "This disappears: %1"
-                ).replace("%1", ", ".join(gone))
-            if not await self._confirm(
-                QCoreApplication.translate("CopilotHeader", "Undo the lab plan"), text
-            ):
-                return False
-            await undo_plan(client, project_id, snapshot_id)
-        except CopilotError as exc:
-            if outcome is not None:
-                outcome.set_undone(core_text(exc.user_message))
-            return False
-        if outcome is not None:
-            outcome.undo_button.setEnabled(False)
-            outcome.set_undone(
-                QCoreApplication.translate("CopilotHeader", "Undone: the snapshot was restored.")
+                "Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are "
+                "stopped: the devices' running configurations are saved first (write memory, "
+                "save, commit), then the running nodes stop while the snapshot is taken and "
+                "start again.",
             )
+            if running:
+                text += "\n\n" + QCoreApplication.translate(
+                    "CopilotHeader", "These nodes stop for a moment: %1"
+                ).replace("%1", ", ".join(running))
+            title = QCoreApplication.translate("CopilotHeader", "Take a GNS3 snapshot")
+            if not await self._confirm(title, text):
+                return False
+            outcome.set_busy(
+                True, QCoreApplication.translate("CopilotHeader", "Taking the snapshot…")
+            )
+            stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+            report = await snapshot_project(
+                client,
+                project_id,
+                f"copilot {stamp}",
+                server_url=self.workspace.server_url,
+            )
+        except CopilotError as exc:
+            outcome.set_undone(core_text(exc.user_message), done=False)
+            return False
+        done = QCoreApplication.translate("CopilotHeader", "Snapshot '%1' taken.").replace(
+            "%1", report.snapshot.name
+        )
+        if report.not_saved:
+            done += " " + QCoreApplication.translate(
+                "CopilotHeader", "Not saved first: %1."
+            ).replace("%1", "; ".join(report.not_saved))
+        outcome.set_undone(done, done=not outcome.undo_button.isEnabled())
         return True
 
     # --- undoing one change -------------------------------------------------------------------

@@ -614,6 +614,12 @@ _PHRASES += [
 
 # Phrases inside the parts above.
 _INNER: list[tuple[str, str]] = [
+    # an undo that found a node or link by its name after GNS3 renewed the ids
+    (r"\(matched by name: ([^)]+)\)", QT_TRANSLATE_NOOP("CoreText", "(matched by name: %1)")),
+    (
+        r"\(matched by name and ports\)",
+        QT_TRANSLATE_NOOP("CoreText", "(matched by name and ports)"),
+    ),
     (r"\ball nodes\b", QT_TRANSLATE_NOOP("CoreText", "all nodes")),
     (r"\bbeginner\b", QT_TRANSLATE_NOOP("CoreText", "beginner")),
     (r"\bintermediate\b", QT_TRANSLATE_NOOP("CoreText", "intermediate")),

@@ -733,6 +733,7 @@ class MessageView(QScrollArea):
     login_requested = pyqtSignal()
     decisions_made = pyqtSignal(list)  # list[UserDecision]
     plan_undo_requested = pyqtSignal(object)  # a finished plan's structured result
+    plan_snapshot_requested = pyqtSignal(object)  # the same, for "Take a GNS3 snapshot"
     change_undo_requested = pyqtSignal(object)  # a finished change's structured result
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -962,6 +963,7 @@ class MessageView(QScrollArea):
         if chunk.tool_name == "plan_lab" and chunk.structured and card.plan_outcome is None:
             outcome = card.show_plan_outcome(chunk.structured)
             outcome.undo_requested.connect(self.plan_undo_requested.emit)
+            outcome.snapshot_requested.connect(self.plan_snapshot_requested.emit)
         elif chunk.structured:
             self._offer_undo(card, chunk.structured)
         self._refresh_groups()

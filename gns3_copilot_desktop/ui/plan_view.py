@@ -20,6 +20,7 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.lab_plan.picture import picture_from_json
+from gns3_copilot_desktop.core.undo.record import UndoRecord
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.lab_drawing import LabDrawing, state_colour
 
@@ -150,14 +151,18 @@ def plan_tables(plan: dict[str, Any], widget: QWidget) -> str:
 
 
 class PlanOutcome(QWidget):
-    """Under a finished plan_lab card: each verification check, and Undo (restores the snapshot
-    taken before the plan, after the user confirms what will disappear)."""
+    """Under a finished plan_lab card: each verification check; Undo (the plan's undo record,
+    planned against the project as it is now, after the user reads every action); and an
+    explicit GNS3 snapshot (asked first: it saves the devices' configurations and stops the
+    running nodes while it is taken)."""
 
     undo_requested = pyqtSignal(object)  # the tool's structured result
+    snapshot_requested = pyqtSignal(object)  # the tool's structured result
 
     def __init__(self, structured: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.structured = structured
+        self.record = UndoRecord.from_structured(structured)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(22, 0, 0, 4)
         palette = self.palette()
@@ -182,31 +187,55 @@ class PlanOutcome(QWidget):
         self.undo_button.setAutoDefault(False)
         self.undo_button.setToolTip(
             QCoreApplication.translate(
-                "PlanView", "Restore the snapshot taken before the plan was applied"
+                "PlanView",
+                "Undo what the plan did, in the project as it is now (you see every action first)",
             )
         )
         self.undo_button.clicked.connect(lambda *_: self.undo_requested.emit(self.structured))
-        self.undo_button.setVisible(isinstance(structured.get("snapshot_id"), str))
+        self.undo_button.setVisible(self.record is not None)
+        self.snapshot_button = QPushButton(
+            QCoreApplication.translate("PlanView", "Take a GNS3 snapshot…"), self
+        )
+        self.snapshot_button.setAutoDefault(False)
+        self.snapshot_button.setToolTip(
+            QCoreApplication.translate(
+                "PlanView",
+                "Save the devices' configurations, stop the running nodes, take a GNS3 snapshot "
+                "and start them again (you are asked first)",
+            )
+        )
+        self.snapshot_button.clicked.connect(
+            lambda *_: self.snapshot_requested.emit(self.structured)
+        )
+        self.snapshot_button.setVisible("done" in structured)  # a plan that was applied
         self.state = QLabel(self)
         self.state.setObjectName("muted")
         self.state.setWordWrap(True)
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        snapshot_name = structured.get("snapshot_name")
+        if self.record is None and isinstance(structured.get("snapshot_id"), str):
+            # applied by an older version, which took a GNS3 snapshot instead of a record
+            self.state.setText(
+                QCoreApplication.translate(
+                    "PlanView",
+                    "This plan was applied by an older version: its undo is the GNS3 snapshot "
+                    "'%1', which you can restore in GNS3 (Edit > Manage snapshots).",
+                ).replace("%1", str(snapshot_name or "")[:200])
+            )
         row.addWidget(self.undo_button)
+        row.addWidget(self.snapshot_button)
         row.addWidget(self.state, 1)
         layout.addLayout(row)
 
-    def set_undone(self, text: str) -> None:
-        """The plan was undone (or the undo failed: ``text`` says which)."""
+    def set_busy(self, busy: bool, text: str = "") -> None:
+        """While an undo or a snapshot runs, neither can be asked for again."""
+        self.undo_button.setEnabled(not busy)
+        self.snapshot_button.setEnabled(not busy)
+        if busy:
+            self.state.setText(text)
+
+    def set_undone(self, text: str, *, done: bool = True) -> None:
+        """What came of the undo; once done, Undo is not offered again."""
         self.state.setText(text)
-
-
-def undo_list(structured: dict[str, Any], present: set[str]) -> list[str]:
-    """What restoring a plan's snapshot makes disappear: the nodes and links it added that are
-    still in the project (``present``: the project's node names now)."""
-    nodes = [n for n in structured.get("added_nodes") or [] if isinstance(n, str) and n in present]
-    links = [
-        link
-        for link in structured.get("added_links") or []
-        if isinstance(link, str)
-        and all(part.rsplit(" ", 1)[0] in present for part in link.split(" <-> "))
-    ]
-    return nodes + links
+        self.snapshot_button.setEnabled(True)
+        self.undo_button.setEnabled(not done)

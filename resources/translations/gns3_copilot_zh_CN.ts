@@ -406,215 +406,236 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="146" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="201" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="162" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="166" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="175" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="177" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="190" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="417" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="406" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="412" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="461" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="535" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="539" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
-        <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
-        <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="583" />
+        <source>Reading the project…</source>
+        <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="588" />
-        <source>This disappears: %1</source>
-        <translation>以下内容将消失：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="591" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="603" />
-        <source>Undone: the snapshot was restored.</source>
-        <translation>已撤销：快照已恢复。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="632" />
-        <source>Restore this configuration</source>
-        <translation>恢复此配置</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="634" />
-        <source>Undo this change</source>
-        <translation>撤销此更改</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
+        <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
+        <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="624" />
+        <source>These nodes stop for a moment: %1</source>
+        <translation>这些节点会短暂停止：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
+        <source>Take a GNS3 snapshot</source>
+        <translation>拍摄 GNS3 快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="631" />
+        <source>Taking the snapshot…</source>
+        <translation>正在拍摄快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
+        <source>Snapshot '%1' taken.</source>
+        <translation>已拍摄快照“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="647" />
+        <source>Not saved first: %1.</source>
+        <translation>未能事先保存：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="678" />
+        <source>Restore this configuration</source>
+        <translation>恢复此配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
+        <source>Undo this change</source>
+        <translation>撤销此更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="784" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="851" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="897" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="858" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="917" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="963" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="964" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="920" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="966" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="921" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="923" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="969" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="927" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="931" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="943" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="989" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="949" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="995" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="981" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1027" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -763,7 +784,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1324,212 +1345,222 @@
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <source>(matched by name: %1)</source>
+        <translation>（按名称匹配：%1）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
+        <source>(matched by name and ports)</source>
+        <translation>（按名称和端口匹配）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="632" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="633" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="636" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="638" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="633" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="640" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="641" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="715" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1807,54 +1838,54 @@
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="740" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="741" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="753" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="751" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="823" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="773" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="824" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="774" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="779" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="780" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="781" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="782" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="832" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="835" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="837" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="838" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="850" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="851" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1047" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1899,14 +1930,14 @@
         <translation>改用原始计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="61" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="40" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="41" />
         <source>Template</source>
         <translation>模板</translation>
@@ -1952,7 +1983,7 @@
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="55" />
         <source>Subnet</source>
         <translation>子网</translation>
@@ -1963,32 +1994,32 @@
         <translation>前缀</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="137" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="72" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="63" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="69" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="70" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="71" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="117" />
         <source>Nodes</source>
         <translation>节点</translation>
@@ -2004,7 +2035,7 @@
         <translation>删除节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
         <source>Links</source>
         <translation>链路</translation>
@@ -2035,7 +2066,7 @@
         <translation>删除子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="132" />
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="156" />
         <source>Addressing</source>
         <translation>地址规划</translation>
@@ -2071,55 +2102,70 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="74" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="118" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
         <source>Ends</source>
         <translation>两端</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="142" />
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="145" />
         <source>Lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="185" />
         <source>Undo this plan…</source>
         <translation>撤销此计划…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="184" />
-        <source>Restore the snapshot taken before the plan was applied</source>
-        <translation>恢复应用计划之前拍摄的快照</translation>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="189" />
+        <source>Undo what the plan did, in the project as it is now (you see every action first)</source>
+        <translation>在项目当前状态下撤销该计划所做的更改（会先列出每个操作）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="197" />
+        <source>Take a GNS3 snapshot…</source>
+        <translation>拍摄 GNS3 快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="201" />
+        <source>Save the devices' configurations, stop the running nodes, take a GNS3 snapshot and start them again (you are asked first)</source>
+        <translation>保存设备配置，停止运行中的节点，拍摄 GNS3 快照后再次启动它们（会先询问你）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="219" />
+        <source>This plan was applied by an older version: its undo is the GNS3 snapshot '%1', which you can restore in GNS3 (Edit &gt; Manage snapshots).</source>
+        <translation>此计划由旧版本应用：它的撤销方式是 GNS3 快照“%1”，你可以在 GNS3 中恢复它（编辑 &gt; 管理快照）。</translation>
     </message>
 </context><context>
     <name>PracticePanel</name>

@@ -1,5 +1,8 @@
-"""Undo under a finished plan_lab card: the app lists what will disappear, asks, and restores the
-snapshot taken before the plan on the real GNS3 server; Cancel changes nothing."""
+"""Under a finished plan_lab card, on the real GNS3 server: "Undo this plan…" plans the undo from
+the plan's record against the project as it is now and asks with the same question as every Undo
+(Cancel changes nothing); a result of an older version that holds only a snapshot id offers no
+failing undo but says how to restore it in GNS3; "Take a GNS3 snapshot…" asks, saying that the
+running nodes stop, then takes one."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ from PyQt6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ChatChunk
+from gns3_copilot_desktop.core.undo.record import RemoveNode, with_undo
+from gns3_copilot_desktop.ui.plan_view import PlanOutcome
 from tests.helpers.copilot_app import CopilotApp, open_project, remember_login
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -22,45 +27,30 @@ pytestmark = pytest.mark.gns3
 WAIT_MS = 15_000
 
 
-def test_undo_lists_what_disappears_and_restores_the_snapshot(
-    e2e_project: dict[str, Any],
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
-    gns3_server: Gns3Server,
-    gns3_token: str,
-    tmp_path: Path,
-    qtbot: QtBot,
-) -> None:
-    project_id = e2e_project["project_id"]
-    api = f"{gns3_server.base_url}/v3/projects/{project_id}"
-    headers = {"Authorization": f"Bearer {gns3_token}"}
+class _Api:
+    def __init__(self, server: Gns3Server, token: str, project_id: str) -> None:
+        self.url = f"{server.base_url}/v3/projects/{project_id}"
+        self.headers = {"Authorization": f"Bearer {token}"}
 
-    def add_pc(name: str) -> None:
+    def add_pc(self, name: str) -> dict[str, Any]:
         body = {"name": name, "node_type": "vpcs", "compute_id": "local", "x": 0, "y": 0}
-        httpx.post(f"{api}/nodes", json=body, headers=headers).raise_for_status()
+        response = httpx.post(f"{self.url}/nodes", json=body, headers=self.headers)
+        response.raise_for_status()
+        return dict(response.json())
 
-    def names() -> list[str]:
-        response = httpx.get(f"{api}/nodes", headers=headers)
+    def names(self) -> list[str]:
+        response = httpx.get(f"{self.url}/nodes", headers=self.headers)
         response.raise_for_status()
         return sorted(n["name"] for n in response.json())
 
-    add_pc("PC1")
-    snapshot = httpx.post(f"{api}/snapshots", json={"name": "before plan"}, headers=headers)
-    snapshot.raise_for_status()
-    add_pc("PC3")  # what the plan added
-    structured = {
-        "snapshot_id": snapshot.json()["snapshot_id"],
-        "snapshot_name": "before plan",
-        "added_nodes": ["PC3", "<b>gone</b>"],
-        "added_links": [],
-        "checks": [{"check": "PC3 is started", "passed": True}, {"check": "x", "passed": False}],
-    }
+    def snapshots(self) -> list[str]:
+        response = httpx.get(f"{self.url}/snapshots", headers=self.headers)
+        response.raise_for_status()
+        return [s["name"] for s in response.json()]
 
-    remember_login(tmp_path, gns3_server, gns3_token, app_keyring)
-    app = copilot_app()
-    open_project(app, project_id, qtbot)
-    view = app.panel.view
-    card = view.end_tool(
+
+def _outcome(app: CopilotApp, structured: dict[str, Any]) -> PlanOutcome:
+    card = app.panel.view.end_tool(
         ChatChunk(
             type="tool_end",
             tool_call_id="plan1",
@@ -70,25 +60,101 @@ def test_undo_lists_what_disappears_and_restores_the_snapshot(
             structured=structured,
         )
     )
-    outcome = card.plan_outcome
-    assert outcome is not None and not outcome.undo_button.isHidden()
+    assert card.plan_outcome is not None
+    return card.plan_outcome
+
+
+def _answer(app: CopilotApp, qtbot: QtBot, button: QMessageBox.StandardButton) -> str:
+    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
+    box = app.header.confirm_box
+    assert box is not None
+    text = box.text()
+    box.done(button.value)
+    qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
+    return text
+
+
+@pytest.fixture
+def started(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> tuple[CopilotApp, _Api]:
+    project_id = e2e_project["project_id"]
+    remember_login(tmp_path, gns3_server, gns3_token, app_keyring)
+    app = copilot_app()
+    open_project(app, project_id, qtbot)
+    return app, _Api(gns3_server, gns3_token, project_id)
+
+
+def test_undo_asks_with_the_plans_actions_and_removes_what_it_created(
+    started: tuple[CopilotApp, _Api], qtbot: QtBot
+) -> None:
+    app, api = started
+    api.add_pc("PC1")
+    pc3 = api.add_pc("PC3")  # what the plan created
+    structured = with_undo(
+        {
+            "done": ["create PC3 (VPCS)"],
+            "added_nodes": ["PC3"],
+            "checks": [{"check": "PC3 started", "passed": True}, {"check": "x", "passed": False}],
+        },
+        "plan_lab",
+        [RemoveNode(node_id=pc3["node_id"], name="PC3", node_type="vpcs")],
+    )
+    outcome = _outcome(app, structured)
+    assert not outcome.undo_button.isHidden() and not outcome.snapshot_button.isHidden()
     assert "✓" in outcome.checks.text() and "✗" in outcome.checks.text()
 
-    def answer(button: QMessageBox.StandardButton) -> None:
-        qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-        box = app.header.confirm_box
-        assert box is not None
-        assert "PC3" in box.text() and "before plan" in box.text()
-        assert "gone" not in box.text()  # not in the project: not said to disappear
-        box.done(button.value)
+    outcome.undo_button.click()
+    assert "remove node PC3" in _answer(app, qtbot, QMessageBox.StandardButton.Cancel)
+    assert api.names() == ["PC1", "PC3"]  # nothing happened
 
     outcome.undo_button.click()
-    answer(QMessageBox.StandardButton.Cancel)
-    qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
-    assert names() == ["PC1", "PC3"]  # nothing happened
+    _answer(app, qtbot, QMessageBox.StandardButton.Ok)
+    qtbot.waitUntil(lambda: "Undone" in outcome.state.text(), timeout=WAIT_MS)
+    assert not outcome.undo_button.isEnabled()
+    assert api.names() == ["PC1"]
+    assert api.snapshots() == []  # the undo is no snapshot restore
 
-    outcome.undo_button.click()
-    answer(QMessageBox.StandardButton.Ok)
-    qtbot.waitUntil(lambda: not outcome.undo_button.isEnabled(), timeout=WAIT_MS)
-    assert "Undone" in outcome.state.text()
-    assert names() == ["PC1"]
+
+def test_an_older_plan_with_only_a_snapshot_says_how_to_restore_it(
+    started: tuple[CopilotApp, _Api],
+) -> None:
+    app, api = started
+    api.add_pc("PC1")
+    outcome = _outcome(
+        app,
+        {"snapshot_id": "gone-since-the-reload", "snapshot_name": "before lab plan", "done": []},
+    )
+    assert outcome.undo_button.isHidden()
+    text = outcome.state.text()
+    assert "older version" in text and "'before lab plan'" in text and "restore in GNS3" in text
+
+
+def test_taking_a_snapshot_asks_saying_that_nodes_stop(
+    started: tuple[CopilotApp, _Api], qtbot: QtBot
+) -> None:
+    app, api = started
+    api.add_pc("PC1")
+    outcome = _outcome(app, with_undo({"done": ["create PC1 (VPCS)"]}, "plan_lab", []))
+    assert outcome.undo_button.isHidden()  # nothing recorded, nothing to undo
+
+    outcome.snapshot_button.click()
+    text = _answer(app, qtbot, QMessageBox.StandardButton.Cancel)
+    assert "running nodes stop" in text and "saved first" in text
+    assert api.snapshots() == []
+
+    outcome.snapshot_button.click()
+    _answer(app, qtbot, QMessageBox.StandardButton.Ok)
+    qtbot.waitUntil(  # the snapshot zips the project: given time, as on a loaded machine
+        lambda: outcome.snapshot_button.isEnabled() and outcome.state.text() != "",
+        timeout=4 * WAIT_MS,
+    )
+    assert "taken" in outcome.state.text(), outcome.state.text()
+    [name] = api.snapshots()
+    assert name.startswith("copilot ") and f"'{name}'" in outcome.state.text()

@@ -71,7 +71,11 @@ from gns3_copilot_desktop.core.agent.repeats import (
 )
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ResolvedCall, ToolRegistry, ToolResult, progress
-from gns3_copilot_desktop.core.agent.tools.base import CallRefusedError, truncate_text
+from gns3_copilot_desktop.core.agent.tools.base import (
+    CallAnsweredError,
+    CallRefusedError,
+    truncate_text,
+)
 from gns3_copilot_desktop.core.agent.topology import topology_summary
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import (
@@ -365,6 +369,8 @@ class _PendingCall:
                 if found.plan is not None:
                     note["plan"] = json.dumps(found.plan)
                 return note | ({"diff": found.diff} if found.diff else {})
+        except CallAnsweredError as exc:  # nothing to do: no card, the call is answered
+            return {"answered": exc.user_message}
         except CallRefusedError as exc:  # no card: the model is told why
             return {"refused": exc.user_message}
         except CopilotError as exc:
@@ -430,7 +436,9 @@ async def gate_calls(
     waiting = [c for c in calls if c.needs_approval and not ctx.allows_without_approval(c.name)]
     found = await asyncio.gather(*(c.consequence(ctx) for c in waiting))
     notes = {c.call_id: note for c, note in zip(waiting, found, strict=True) if note}
-    asked = [c.call_id for c in waiting if "refused" not in notes.get(c.call_id, {})]
+    asked = [
+        c.call_id for c in waiting if not {"refused", "answered"} & set(notes.get(c.call_id, {}))
+    ]
     return answer, asked, notes
 
 
@@ -474,6 +482,8 @@ class _ToolNode:
                 call.resolved = ToolResult.error(DUPLICATE_ID_TEXT, reason="duplicate_ids")
             elif refused := notes.get(call.call_id, {}).get("refused"):
                 call.resolved = ToolResult.error(f"Error: {refused}", reason="refused")
+            elif answered := notes.get(call.call_id, {}).get("answered"):
+                call.resolved = ToolResult(text=answered)
         fixed = state.get("awaiting")
         # A step paused by an older version has no list: every change call waits then.
         awaiting = (
@@ -583,8 +593,8 @@ class _ToolNode:
     ) -> tuple[ResolvedCall | None, tuple[ToolResult, ToolStatus] | None]:
         """What runs after the user's decision (edited arguments validated), or the outcome now."""
         resolved = call.resolved
-        if isinstance(resolved, ToolResult):
-            return None, (resolved, "error")
+        if isinstance(resolved, ToolResult):  # answered before any run: refused, or nothing to do
+            return None, (resolved, "error" if resolved.is_error else "ok")
         if decision is None or decision.action == "approve":
             return resolved, None
         if decision.action == "reject":

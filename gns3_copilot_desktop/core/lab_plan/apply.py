@@ -1,11 +1,21 @@
-"""Apply a plan's diff in dependency order, verify it, and undo it from its snapshot.
+"""Apply a plan's diff in dependency order, record how to undo it, and verify it.
 
-Order: snapshot, removals, nodes, links, start, configuration. Progress goes to a callback
-``(step, done, total, text)``; the first failure stops the run and the `ApplyReport` says what
-was done and what was not. GNS3 3.0.6 refuses a snapshot while a node that can be stopped runs
-(409 "Project must be stopped in order to export it"; always-running built-ins such as switches
-do not count), so `snapshot_project` saves the running VPCS, stops those nodes, snapshots and
-starts them again, as the practice engine does.
+Order: removals, nodes, links, start, configuration. No GNS3 snapshot is taken and no running
+node is stopped: GNS3 3.0.6 refuses a snapshot while nodes run, so a snapshot would stop the whole
+lab (and lose the routers' unsaved configurations). Instead, like every other change, the plan
+writes the inverse of each step it did into an `UndoRecord` (`ApplyReport.undo_steps`): nodes it
+created are removed, links it created are removed, nodes and links it removed come back, and the
+configuration of kept devices is put back from the reads taken around the push.
+
+Every link is made before any node is started, and the nodes are started together (bounded):
+Debian's dynamips 0.2.14 can deadlock when a packet reaches an Ethernet switch while a port is
+being added, and hosts that have just started send packets at exactly that moment.
+
+Progress goes to a callback ``(step, done, total, text)``; the first failure stops the run and
+the `ApplyReport` says what was done and what was not (and the record undoes what was done).
+
+`snapshot_project` is the explicit "Take a GNS3 snapshot" action: it saves every running device's
+configuration first, stops what blocks a snapshot, takes it, and starts again what it stopped.
 """
 
 from __future__ import annotations
@@ -14,29 +24,46 @@ import asyncio
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
     DeviceJob,
     run_on_devices,
-    save_running_vpcs,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
+from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import LinkEnd, Node, Snapshot
 from gns3_copilot_desktop.core.lab_plan.diff import LabDiff
-from gns3_copilot_desktop.core.lab_plan.validate import EndPlan
+from gns3_copilot_desktop.core.lab_plan.validate import EndPlan, LinkPlan
+from gns3_copilot_desktop.core.undo.config import RestoreLines, restore_lines
+from gns3_copilot_desktop.core.undo.record import (
+    RemoveLink,
+    RemoveNode,
+    RestoreConfig,
+    RestoreLink,
+    RestoreNode,
+    SavedEnd,
+    SavedLink,
+    SavedNode,
+    UndoStep,
+)
 
 Progress = Callable[[str, int, int, str], None]
-"""``(step, done, total, text)``: step is snapshot/remove/nodes/links/start/config."""
+"""``(step, done, total, text)``: step is remove/nodes/links/start/config."""
 
 ALWAYS_RUNNING = frozenset(
     {"ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch", "cloud", "nat"}
 )
 START_WAIT_S = 30.0
 PING_TIMEOUT_S = 15.0
+MAX_PARALLEL_STARTS = 8
+"""Nodes started at once (GNS3 starts each on its compute; more at once only queue there)."""
+NODE_FILES = {"vpcs": ("startup.vpc",)}
+"""The small text files that hold a node type's saved configuration, kept to bring it back."""
 
 
 class LabPlanError(CopilotError):
@@ -45,15 +72,14 @@ class LabPlanError(CopilotError):
 
 @dataclass
 class ApplyReport:
-    """What applying did: the snapshot to undo to, the steps done, and the failure if any."""
+    """What applying did: the steps done, the failure if any, and how to undo what was done."""
 
-    snapshot_id: str = ""
-    snapshot_name: str = ""
     done: list[str] = field(default_factory=list)
     not_done: list[str] = field(default_factory=list)
     failed: str | None = None
     added_nodes: list[str] = field(default_factory=list)
     added_links: list[str] = field(default_factory=list)
+    undo_steps: list[UndoStep] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -66,43 +92,36 @@ def _noop(step: str, done: int, total: int, text: str) -> None:
 
 
 async def _power(client: Gns3Client, pid: str, names: Sequence[str], status: str) -> None:
-    """Start or stop these nodes and wait (bounded) until the server reports it."""
+    """Start or stop these nodes together (bounded) and wait until the server reports it."""
     wanted = set(names)
-    for node in await client.list_nodes(pid):
-        if node.name in wanted and node.status != status:
+    gate = asyncio.Semaphore(MAX_PARALLEL_STARTS)
+
+    async def one(node: Node) -> None:
+        async with gate:
             if status == "started":
                 await client.start_node(pid, node.node_id)
             else:
                 await client.stop_node(pid, node.node_id)
+
+    todo = [n for n in await client.list_nodes(pid) if n.name in wanted and n.status != status]
+    await asyncio.gather(*(one(n) for n in todo))
+    if not todo:
+        return
     try:
         async with asyncio.timeout(START_WAIT_S):
             while True:  # the status is read from the server until it is reached
                 nodes = await client.list_nodes(pid)
                 if all(n.status == status for n in nodes if n.name in wanted):
                     return
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.2)
     except TimeoutError as exc:
         raise LabPlanError(
             f"The nodes {', '.join(sorted(wanted))} were not {status} after {START_WAIT_S:.0f} s."
         ) from exc
 
 
-async def snapshot_project(
-    client: Gns3Client, pid: str, name: str, *, server_url: str = ""
-) -> Snapshot:
-    """A GNS3 snapshot of the project; nodes that block one are saved, stopped and restarted."""
-    nodes = await client.list_nodes(pid)
-    running = [n for n in nodes if n.status == "started" and n.node_type not in ALWAYS_RUNNING]
-    await save_running_vpcs(running, server_url or client.base_url)
-    await _power(client, pid, [n.name for n in running], "stopped")
-    snapshot = await client.create_snapshot(pid, name)
-    await _power(client, pid, [n.name for n in running], "started")
-    return snapshot
-
-
 def _steps(diff: LabDiff) -> list[tuple[str, str]]:
-    steps = [("snapshot", "take a snapshot")]
-    steps += [("remove", f"remove link {label}") for label in _link_labels(diff)]
+    steps = [("remove", f"remove link {label}") for label in _link_labels(diff)]
     steps += [("remove", f"remove node {n.name}") for n in diff.removed_nodes]
     steps += [("nodes", f"create {p.node.name} ({p.template.name})") for p in diff.new_nodes]
     steps += [("links", f"link {_end(lp.a)} <-> {_end(lp.b)}") for lp in diff.new_links]
@@ -132,7 +151,8 @@ async def apply_diff(
     progress: Progress = _noop,
     console_options: ConsoleOptions | None = None,
 ) -> ApplyReport:
-    """Apply `diff` step by step; stop at the first failure."""
+    """Apply `diff` step by step; stop at the first failure. The report's `undo_steps` undo
+    exactly what was done, whether the run ended or stopped."""
     steps = _steps(diff)
     report = ApplyReport(not_done=[text for _, text in steps])
     index = 0
@@ -144,47 +164,105 @@ async def apply_diff(
         report.not_done.remove(text)
         progress(step, index, len(steps), text)
 
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    url = server_url or client.base_url
     try:
-        snapshot = await snapshot_project(
-            client, pid, f"before lab plan {stamp}", server_url=server_url
-        )
-        report.snapshot_id, report.snapshot_name = snapshot.snapshot_id, snapshot.name
-        advance("snapshot", steps[0][1])
-        await _remove(client, pid, diff, advance)
+        await _remove(client, pid, diff, url, report, advance)
         ids = {n.name: n for n in await client.list_nodes(pid)}
         for plan in diff.new_nodes:
             x, y = diff.positions[plan.node.name]
             node = await client.create_node_from_template(
                 pid, plan.template.template_id, x=x, y=y, name=plan.node.name
             )
+            report.undo_steps.append(
+                RemoveNode(node_id=node.node_id, name=node.name, node_type=node.node_type)
+            )
             if node.name != plan.node.name:
                 node = await client.update_node(pid, node.node_id, name=plan.node.name)
+                report.undo_steps[-1] = RemoveNode(
+                    node_id=node.node_id, name=node.name, node_type=node.node_type
+                )
             ids[node.name] = node
             report.added_nodes.append(node.name)
             advance("nodes", f"create {plan.node.name} ({plan.template.name})")
+        fresh = {n.node_id for n in ids.values() if n.name in report.added_nodes}
         for lp in diff.new_links:
-            await client.create_link(pid, _link_end(ids, lp.a), _link_end(ids, lp.b))
-            text = f"link {_end(lp.a)} <-> {_end(lp.b)}"
-            report.added_links.append(f"{_end(lp.a)} <-> {_end(lp.b)}")
-            advance("links", text)
+            a, b = _link_end(ids, lp.a), _link_end(ids, lp.b)
+            link = await client.create_link(pid, a, b)
+            label = f"{_end(lp.a)} <-> {_end(lp.b)}"
+            if not {a.node_id, b.node_id} <= fresh:  # removing a new node removes its links
+                report.undo_steps.append(
+                    RemoveLink(link_id=link.link_id, label=label, ends=_ends(ids, lp))
+                )
+            report.added_links.append(label)
+            advance("links", f"link {label}")
+        # every link exists before any host starts (see the module's note on dynamips)
         names = [p.node.name for p in [*diff.new_nodes, *diff.kept_nodes]]
         await _power(client, pid, names, "started")
         advance("start", "start the nodes")
-        await _configure(client, pid, diff, server_url or client.base_url, console_options, advance)
+        await _configure(client, pid, diff, url, console_options, report, advance)
     except CopilotError as exc:
         report.failed = f"{report.not_done[0]}: {exc.user_message}"
     return report
 
 
+def _ends(ids: dict[str, Node], lp: LinkPlan) -> list[SavedEnd]:
+    ends = []
+    for end in (lp.a, lp.b):
+        node = ids[end.node]
+        ends.append(
+            SavedEnd(
+                node_id=node.node_id,
+                node_name=node.name,
+                adapter_number=end.adapter_number,
+                port_number=end.port_number,
+                port_name=end.port,
+            )
+        )
+    return ends
+
+
+async def _save_node(client: Gns3Client, pid: str, node: Node) -> SavedNode:
+    files: dict[str, str] = {}
+    for path in NODE_FILES.get(node.node_type, ()):
+        text = await client.read_node_file(pid, node.node_id, path)
+        if text is not None:
+            files[path] = text
+    return SavedNode.from_node(node, files)
+
+
 async def _remove(
-    client: Gns3Client, pid: str, diff: LabDiff, advance: Callable[[str, str], None]
+    client: Gns3Client,
+    pid: str,
+    diff: LabDiff,
+    url: str,
+    report: ApplyReport,
+    advance: Callable[[str, str], None],
 ) -> None:
+    """Remove links, then nodes, each saved first so that Undo can bring it back."""
+    if not (diff.removed_links or diff.removed_nodes):
+        return
+    nodes = {n.node_id: n for n in await client.list_nodes(pid)}
     for link, label in zip(diff.removed_links, _link_labels(diff), strict=True):
+        saved = SavedLink.from_link(link, nodes)
         await client.delete_link(pid, link.link_id)
+        if saved is not None:
+            report.undo_steps.append(RestoreLink(link=saved))
         advance("remove", f"remove link {label}")
-    for node in diff.removed_nodes:
+    removed = [nodes.get(n.node_id, n) for n in diff.removed_nodes]
+    await save_running_configs(removed, url)
+    links = await client.list_links(pid) if removed else []
+    for node in removed:
+        saved_node = await _save_node(client, pid, node)
+        attached = [lk for lk in links if any(e.node_id == node.node_id for e in lk.nodes)]
         await client.delete_node(pid, node.node_id)
+        report.undo_steps.append(RestoreNode(node=saved_node))
+        for link in attached:
+            kept = SavedLink.from_link(link, nodes)
+            if kept is not None and not any(
+                isinstance(s, RestoreLink) and s.link.link_id == link.link_id
+                for s in report.undo_steps
+            ):
+                report.undo_steps.append(RestoreLink(link=kept))
         advance("remove", f"remove node {node.name}")
 
 
@@ -203,16 +281,28 @@ async def _configure(
     diff: LabDiff,
     server_url: str,
     options: ConsoleOptions | None,
+    report: ApplyReport,
     advance: Callable[[str, str], None],
 ) -> None:
+    """Push each device's lines; a kept device's configuration is read before and after, so
+    that Undo can put it back (a new device is removed by Undo, nothing to put back)."""
     if not diff.configs:
         return
     nodes = {n.name: n for n in await client.list_nodes(pid)}
+    kept = {p.node.name for p in diff.kept_nodes}
     jobs = [
-        DeviceJob(target_for_node(nodes[name], server_url), config_lines=lines)
+        DeviceJob(
+            target_for_node(nodes[name], server_url),
+            config_lines=lines,
+            snapshot_config=name in kept,
+        )
         for name, lines in diff.configs.items()
     ]
     outcomes = await run_on_devices(jobs, options or ConsoleOptions(command_timeout=15.0))
+    for name, outcome in zip(diff.configs, outcomes, strict=True):
+        step = _restore_step(nodes[name], outcome)
+        if step is not None:
+            report.undo_steps.append(step)
     for name, outcome in zip(diff.configs, outcomes, strict=True):
         if not outcome.ok:
             raise LabPlanError(f"{name}: {outcome.error}")
@@ -220,6 +310,103 @@ async def _configure(
             bad = "; ".join(f"{r.line!r}: {r.message}" for r in outcome.config.rejected[:3])
             raise LabPlanError(f"{name} rejected configuration lines: {bad}")
         advance("config", f"configure {name}")
+
+
+def _restore_step(node: Node, outcome: DeviceOutcome) -> RestoreConfig | None:
+    """The lines that put a device back, from the reads around the push (as a configuration
+    push's Undo computes them)."""
+    before, after = outcome.config_before, outcome.config_after
+    if before is None or after is None or before.output == after.output:
+        return None
+    if before.truncated or after.truncated:
+        back = RestoreLines(left_out=["the configuration was too long to read whole"])
+    else:
+        back = restore_lines(before.command, before.output, after.output)
+    if not (back.lines or back.left_out):
+        return None
+    return RestoreConfig(
+        node_id=node.node_id,
+        name=node.name,
+        node_type=node.node_type,
+        read_command=before.command,
+        lines=back.lines,
+        left_out=back.left_out,
+    )
+
+
+# --- the explicit snapshot --------------------------------------------------------------------
+
+
+SAVE_COMMANDS = {
+    DeviceKind.VPCS: ("save",),
+    DeviceKind.IOS: ("copy running-config startup-config",),
+}
+"""What makes a running configuration survive a stop (IOS-like, FRR's vtysh included)."""
+
+
+async def _save_one(node: Node, server_url: str, options: ConsoleOptions) -> str | None:
+    try:
+        async with DeviceConsole(target_for_node(node, server_url), None, options) as console:
+            if console.kind is DeviceKind.JUNOS:
+                await console.push_config(())  # `configure`, `commit and-quit`
+                return None
+            commands = SAVE_COMMANDS.get(console.kind, ())
+            if console.kind is DeviceKind.IOS:
+                # IOS asks for the file name; FRR's vtysh only knows `write memory`
+                commands = ("write memory",)
+            if commands:
+                await console.run_commands(commands)
+    except CopilotError as exc:
+        return f"{node.name}: {exc.user_message}"
+    return None
+
+
+async def save_running_configs(
+    nodes: Sequence[Node], server_url: str, options: ConsoleOptions | None = None
+) -> list[str]:
+    """Tell every started device among ``nodes`` with a console to save its running
+    configuration (VPCS ``save``, IOS and FRR ``write memory``, Junos ``commit``), at once
+    (bounded). Returns one ``"R1: why"`` per device that could not be saved."""
+    opts = options or ConsoleOptions(command_timeout=30.0)
+    gate = asyncio.Semaphore(8)
+    running = [
+        n
+        for n in nodes
+        if n.status == "started" and n.node_type not in ALWAYS_RUNNING and n.console
+    ]
+
+    async def one(node: Node) -> str | None:
+        async with gate:
+            return await _save_one(node, server_url, opts)
+
+    found = await asyncio.gather(*(one(n) for n in running))
+    return [problem for problem in found if problem]
+
+
+@dataclass(frozen=True)
+class SnapshotReport:
+    """The snapshot taken, the nodes stopped and started again, what could not be saved."""
+
+    snapshot: Snapshot
+    stopped: list[str]
+    not_saved: list[str]
+
+
+async def snapshot_project(
+    client: Gns3Client, pid: str, name: str, *, server_url: str = ""
+) -> SnapshotReport:
+    """A GNS3 snapshot of the project: every running device's configuration is saved, the nodes
+    that block a snapshot are stopped, the snapshot is taken, and those nodes start again."""
+    nodes = await client.list_nodes(pid)
+    running = [n for n in nodes if n.status == "started" and n.node_type not in ALWAYS_RUNNING]
+    not_saved = await save_running_configs(running, server_url or client.base_url)
+    names = [n.name for n in running]
+    await _power(client, pid, names, "stopped")
+    try:
+        snapshot = await client.create_snapshot(pid, name)
+    finally:
+        await _power(client, pid, names, "started")
+    return SnapshotReport(snapshot, names, not_saved)
 
 
 # --- verification -----------------------------------------------------------------------------
@@ -241,10 +428,44 @@ def _answered(output: str, to: str) -> bool:
 
 def _ping(node: Node, to: str) -> str:
     if node.node_type == "vpcs":
-        return f"ping {to} -c 2"
+        # two probes 200 ms apart, each waiting at most 1 s: a host pings its whole subnet fast
+        return f"ping {to} -c 2 -i 200 -w 1000"
     if node.node_type in ("dynamips", "iou"):
         return f"ping {to} repeat 3"
     return f"ping -c 3 -W 1 {to}"
+
+
+def ping_targets(diff: LabDiff) -> dict[str, list[str]]:
+    """For each host (VPCS) the plan made or configured: its gateway, every other address in
+    its subnet, and the hosts the plan says it should reach, each once, in that order."""
+    if diff.plan is None:
+        return {}
+    addresses = diff.plan.addresses
+    # the hosts the plan made or configured ping; those it left alone answer
+    touched = {p.node.name for p in diff.new_nodes} | set(diff.configs)
+    hosts = {
+        p.node.name
+        for p in diff.plan.nodes
+        if p.node.node_type == "vpcs" and p.node.name in touched
+    }
+    targets: dict[str, list[str]] = {}
+    for name, items in addresses.items():
+        if name not in hosts or not items:
+            continue
+        own = items[0]
+        wanted = [str(own.gateway)] if own.gateway else []
+        for other, theirs in addresses.items():
+            wanted += [
+                str(a.address.ip)
+                for a in theirs
+                if other != name and a.address.network == own.address.network
+            ]
+        targets[name] = wanted
+    for x, y in diff.plan.spec.reach:
+        reached = addresses.get(y)
+        if reached:
+            targets.setdefault(x, []).append(str(reached[0].address.ip))
+    return {name: list(dict.fromkeys(found)) for name, found in targets.items() if found}
 
 
 async def verify_plan(
@@ -255,8 +476,8 @@ async def verify_plan(
     server_url: str = "",
     console_options: ConsoleOptions | None = None,
 ) -> list[CheckResult]:
-    """Every node of the plan started; every host pings its gateway and the hosts the plan
-    says it should reach (pings over the consoles, bounded)."""
+    """Every node of the plan started; every host pings its gateway, every other address in its
+    subnet and the hosts the plan says it should reach (over the consoles, at once, bounded)."""
     nodes = {n.name: n for n in await client.list_nodes(pid)}
     names = [p.node.name for p in [*diff.new_nodes, *diff.kept_nodes]]
     checks = [
@@ -265,16 +486,7 @@ async def verify_plan(
         )
         for name in names
     ]
-    addresses = diff.plan.addresses if diff.plan else {}
-    pings: dict[str, list[str]] = {}
-    for name, items in addresses.items():
-        node = nodes.get(name)
-        if node is not None and node.node_type == "vpcs" and items and items[0].gateway:
-            pings.setdefault(name, []).append(str(items[0].gateway))
-    for x, y in diff.plan.spec.reach if diff.plan else []:
-        reached = addresses.get(y)
-        if reached:
-            pings.setdefault(x, []).append(str(reached[0].address.ip))
+    pings = ping_targets(diff)
     pingable = {n: t for n, t in pings.items() if n in nodes and nodes[n].status == "started"}
     url = server_url or client.base_url
     jobs = [
@@ -291,24 +503,3 @@ async def verify_plan(
         if name not in pingable:
             checks += [CheckResult(f"{name} pings {t}", False) for t in targets]
     return checks
-
-
-# --- undo -------------------------------------------------------------------------------------
-
-
-async def undo_preview(client: Gns3Client, pid: str, report: ApplyReport) -> list[str]:
-    """What restoring the plan's snapshot makes disappear: the nodes and links it added that
-    are still in the project."""
-    present = {n.name for n in await client.list_nodes(pid)}
-    gone = [f"node {name}" for name in report.added_nodes if name in present]
-    ends = [
-        ln
-        for ln in report.added_links
-        if all(part.rsplit(" ", 1)[0] in present for part in ln.split(" <-> "))
-    ]
-    return gone + [f"link {ln}" for ln in ends]
-
-
-async def undo_plan(client: Gns3Client, pid: str, snapshot_id: str) -> None:
-    """Restore the snapshot taken before the plan was applied."""
-    await client.restore_snapshot(pid, snapshot_id)

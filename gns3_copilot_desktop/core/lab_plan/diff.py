@@ -201,7 +201,17 @@ def plan_picture(diff: LabDiff, project_nodes: list[Node] | None = None) -> LabP
     links = [_picture_link(lp, "new") for lp in diff.new_links]
     links += [_picture_link(lp, "unchanged") for lp in diff.kept_links]
     by_id = {n.node_id: n for n in nodes_of_project}
-    for link in diff.removed_links:
+    removed_ids = {link.link_id for link in diff.removed_links}
+    planned = {lp.link_id for lp in diff.kept_links}
+    # the project's other links are drawn too: the plan is shown over the lab as it is
+    others = [
+        lk
+        for lk in (plan.project_links if plan else [])
+        if lk.link_id not in removed_ids and lk.link_id not in planned
+    ]
+    for link, state in [(lk, "removed") for lk in diff.removed_links] + [
+        (lk, "unchanged") for lk in others
+    ]:
         if len(link.nodes) == 2 and all(e.node_id in by_id for e in link.nodes):
             ea, eb = link.nodes
             a, b = by_id[ea.node_id], by_id[eb.node_id]
@@ -211,7 +221,7 @@ def plan_picture(diff: LabDiff, project_nodes: list[Node] | None = None) -> LabP
                     a_port=port_name(a, ea.adapter_number, ea.port_number),
                     b=b.name,
                     b_port=port_name(b, eb.adapter_number, eb.port_number),
-                    state="removed",
+                    state="removed" if state == "removed" else "unchanged",
                 )
             )
     return LabPicture(nodes=tuple(nodes), links=tuple(links))

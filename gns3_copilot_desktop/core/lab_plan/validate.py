@@ -93,6 +93,7 @@ class ValidatedPlan:
     addresses: dict[str, list[InterfaceAddress]] = field(default_factory=dict)
     configs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     project_nodes: list[Node] = field(default_factory=list)
+    project_links: list[Link] = field(default_factory=list)
 
 
 def template_ports(template: Template) -> list[Port] | None:
@@ -462,4 +463,5 @@ def validate_plan(
         addresses=addresses,
         configs=configs,
         project_nodes=nodes,
+        project_links=links,
     )

@@ -8,6 +8,11 @@ actions in order and stops at the first failure, saying what was done and what w
 
 Order: links are removed before nodes, nodes come back before their links, names and places are
 set back, then configuration is pushed, then notes are removed.
+
+Objects are found by the id the record holds first. GNS3 gives nodes and links new ids when it
+loads a project again from a snapshot, so a node is then found by its name and node type (a link
+by its ends' node names and ports), and the action says so ("matched by name: PC1"). A node
+brought back keeps its template: it is created from the template, then its saved settings are set.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node
 from gns3_copilot_desktop.core.undo.record import (
@@ -28,7 +33,9 @@ from gns3_copilot_desktop.core.undo.record import (
     RestoreFields,
     RestoreLink,
     RestoreNode,
+    SavedEnd,
     SavedLink,
+    SavedNode,
     UndoRecord,
     UndoStep,
 )
@@ -141,6 +148,8 @@ class _Planner:
         self.actions: list[UndoAction] = []
         self.skipped: list[str] = []
         self.seen_links: set[str] = set()
+        self.ids: dict[str, str] = {}
+        """A recorded node id -> the id the node has now (found by name, or brought back)."""
 
     def add(self, step: UndoStep) -> None:
         if isinstance(step, RemoveNode):
@@ -166,13 +175,30 @@ class _Planner:
     def _names_in_use(self) -> set[str]:
         return {n.name.lower() for n in self.nodes.values()}
 
+    def _find(self, node_id: str, name: str, node_type: str = "") -> tuple[Node | None, str]:
+        """The node by id, else the one node of that name (and type, when recorded); with
+        ``" (matched by name: X)"`` when it was found by name."""
+        node = self.nodes.get(self.ids.get(node_id, node_id))
+        if node is not None:
+            return node, ""
+        same = [
+            n
+            for n in self.nodes.values()
+            if n.name.lower() == name.lower() and (not node_type or n.node_type == node_type)
+        ]
+        if len(same) != 1:
+            return None, ""
+        self.ids[node_id] = same[0].node_id
+        return same[0], f" (matched by name: {same[0].name})"
+
     # --- nodes --------------------------------------------------------------------------------
 
     def _remove_node(self, step: RemoveNode) -> None:
-        node = self.nodes.pop(step.node_id, None)
+        node, matched = self._find(step.node_id, step.name, step.node_type)
         if node is None:
             self.skipped.append(f"{step.name} is already gone")
             return
+        del self.nodes[node.node_id]
         count = sum(
             1 for lk in self.links.values() if any(e.node_id == node.node_id for e in lk.nodes)
         )
@@ -186,12 +212,16 @@ class _Planner:
         async def run() -> None:
             await self.client.delete_node(self.pid, node.node_id)
 
-        self._act(f"remove node {node.name}{links}", run)
+        self._act(f"remove node {node.name}{links}{matched}", run)
 
     def _restore_node(self, step: RestoreNode) -> None:
         saved = step.node
-        if saved.node_id in self.nodes:
-            self.skipped.append(f"{saved.name} is back already")
+        there, matched = self._find(saved.node_id, saved.name, saved.node_type)
+        if there is not None and matched and there.template_id != saved.template_id:
+            there = None  # another node of that name (made by hand since), not this one
+            self.ids.pop(saved.node_id, None)
+        if there is not None:
+            self.skipped.append(f"{saved.name} is back already{matched}")
             return
         if saved.name.lower() in self._names_in_use():
             self.skipped.append(f"a node named {saved.name} exists now")
@@ -199,27 +229,46 @@ class _Planner:
         self.nodes[saved.node_id] = Node(
             node_id=saved.node_id, name=saved.name, node_type=saved.node_type
         )
+        files = f" with {', '.join(sorted(saved.files))}" if saved.files else ""
+
+        async def run() -> None:
+            node_id = await self._create(saved)
+            self.ids[saved.node_id] = node_id
+            for path, text in saved.files.items():
+                await self.client.write_node_file(self.pid, node_id, path, text)
+
+        text = f"bring back node {saved.name} ({saved.node_type}) at ({saved.x}, {saved.y})"
+        self._act(text + files, run)
+
+    async def _create(self, saved: SavedNode) -> str:
+        """Create the node from its template (GNS3 ignores ``template_id`` on a plain create),
+        then set its saved settings; a node without a template, or whose template is gone, is
+        created by type with the same id. Returns the node's id."""
+        if saved.template_id:
+            try:
+                node = await self.client.create_node_from_template(
+                    self.pid, saved.template_id, x=saved.x, y=saved.y, name=saved.name
+                )
+            except Gns3NotFoundError:
+                pass  # the template was deleted since: created by type below
+            else:
+                fields = {k: v for k, v in saved.fields.items() if k != "compute_id"}
+                await self.client.update_node(
+                    self.pid, node.node_id, name=saved.name, properties=saved.properties, **fields
+                )
+                return node.node_id
         body: dict[str, Any] = {
             **saved.fields,
             "node_id": saved.node_id,
             "properties": saved.properties,
         }
-        if saved.template_id:
-            body["template_id"] = saved.template_id
-        files = f" with {', '.join(sorted(saved.files))}" if saved.files else ""
-
-        async def run() -> None:
-            await self.client.create_node(
-                self.pid, saved.name, saved.node_type, x=saved.x, y=saved.y, **body
-            )
-            for path, text in saved.files.items():
-                await self.client.write_node_file(self.pid, saved.node_id, path, text)
-
-        text = f"bring back node {saved.name} ({saved.node_type}) at ({saved.x}, {saved.y})"
-        self._act(text + files, run)
+        await self.client.create_node(
+            self.pid, saved.name, saved.node_type, x=saved.x, y=saved.y, **body
+        )
+        return saved.node_id
 
     def _restore_fields(self, step: RestoreFields) -> None:
-        node = self.nodes.get(step.node_id)
+        node, matched = self._find(step.node_id, step.name, step.node_type)
         if node is None:
             self.skipped.append(f"{step.name} is already gone")
             return
@@ -245,19 +294,54 @@ class _Planner:
         async def run() -> None:
             await self.client.update_node(self.pid, node.node_id, **fields)
 
-        self._act(", ".join(words), run)
+        self._act(", ".join(words) + matched, run)
 
     # --- links --------------------------------------------------------------------------------
 
+    def _ends_now(self, ends: list[SavedEnd]) -> tuple[list[tuple[str, int, int]], str] | None:
+        """The ends as (node id now, adapter, port), and the "matched by name" note; None when
+        an end's node is not in the project."""
+        found: list[tuple[str, int, int]] = []
+        notes = []
+        for end in ends:
+            node, matched = self._find(end.node_id, end.node_name)
+            if node is None:
+                return None
+            if matched:
+                notes.append(node.name)
+            found.append((node.node_id, end.adapter_number, end.port_number))
+        note = f" (matched by name: {', '.join(notes)})" if notes else ""
+        return found, note
+
+    def _link_between(self, ends: list[tuple[str, int, int]]) -> Link | None:
+        wanted = set(ends)
+        return next(
+            (
+                lk
+                for lk in self.links.values()
+                if {(e.node_id, e.adapter_number, e.port_number) for e in lk.nodes} == wanted
+            ),
+            None,
+        )
+
     def _remove_link(self, step: RemoveLink) -> None:
-        if self.links.pop(step.link_id, None) is None:
+        link = self.links.get(step.link_id)
+        matched = ""
+        if link is None and len(step.ends) == 2:
+            now = self._ends_now(step.ends)
+            if now is not None:
+                link = self._link_between(now[0])
+                matched = now[1] or " (matched by name and ports)"
+        if link is None:
             self.skipped.append(f"{step.label} is already gone")
             return
+        del self.links[link.link_id]
+        link_id = link.link_id
 
         async def run() -> None:
-            await self.client.delete_link(self.pid, step.link_id)
+            await self.client.delete_link(self.pid, link_id)
 
-        self._act(f"remove link {step.label}", run)
+        self._act(f"remove link {step.label}{matched}", run)
 
     def _restore_link(self, step: RestoreLink) -> None:
         saved = step.link
@@ -267,24 +351,27 @@ class _Planner:
         if saved.link_id in self.links:
             self.skipped.append(f"{saved.label} is back already")
             return
-        for end in saved.ends:
-            if end.node_id not in self.nodes:
-                self.skipped.append(f"{saved.label}: {end.node_name} is not in the project")
-                return
-            if self._port_used(end.node_id, end.adapter_number, end.port_number):
-                port = f"{end.node_name} {end.port_name}".strip()
-                self.skipped.append(f"{saved.label}: {port} is in use")
+        now = self._ends_now(saved.ends)
+        if now is None:
+            missing = next(
+                e.node_name for e in saved.ends if self._find(e.node_id, e.node_name)[0] is None
+            )
+            self.skipped.append(f"{saved.label}: {missing} is not in the project")
+            return
+        ends, matched = now
+        if self._link_between(ends) is not None:
+            self.skipped.append(f"{saved.label} is back already{matched}")
+            return
+        for end, (node_id, adapter, port) in zip(saved.ends, ends, strict=True):
+            if self._port_used(node_id, adapter, port):
+                name = f"{end.node_name} {end.port_name}".strip()
+                self.skipped.append(f"{saved.label}: {name} is in use")
                 return
         self.links[saved.link_id] = Link(
             link_id=saved.link_id,
-            nodes=[
-                LinkEnd(
-                    node_id=e.node_id, adapter_number=e.adapter_number, port_number=e.port_number
-                )
-                for e in saved.ends
-            ],
+            nodes=[LinkEnd(node_id=n, adapter_number=a, port_number=p) for n, a, p in ends],
         )
-        self._act(f"bring back link {saved.label}", lambda: self._make_link(saved))
+        self._act(f"bring back link {saved.label}{matched}", lambda: self._make_link(saved))
 
     def _port_used(self, node_id: str, adapter: int, port: int) -> bool:
         return any(
@@ -294,8 +381,13 @@ class _Planner:
         )
 
     async def _make_link(self, saved: SavedLink) -> None:
+        # a node brought back by this undo, or found by name, has its id now in `ids`
         a, b = (
-            LinkEnd(node_id=e.node_id, adapter_number=e.adapter_number, port_number=e.port_number)
+            LinkEnd(
+                node_id=self.ids.get(e.node_id, e.node_id),
+                adapter_number=e.adapter_number,
+                port_number=e.port_number,
+            )
             for e in saved.ends
         )
         link = await self.client.create_link(self.pid, a, b)
@@ -320,7 +412,7 @@ class _Planner:
         self._act(f"remove the note '{step.label}'", run)
 
     def _restore_config(self, step: RestoreConfig) -> None:
-        node = self.nodes.get(step.node_id)
+        node, matched = self._find(step.node_id, step.name, step.node_type)
         if step.left_out:
             self.skipped.append(f"{step.name}: not put back: {'; '.join(step.left_out)}")
         if node is None:
@@ -344,4 +436,5 @@ class _Planner:
                     f"'{first.line}': {first.message}"
                 )
 
-        self._act(f"push back {len(step.lines)} line(s) to {node.name}", run, step.lines)
+        text = f"push back {len(step.lines)} line(s) to {node.name}{matched}"
+        self._act(text, run, step.lines)

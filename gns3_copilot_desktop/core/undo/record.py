@@ -141,6 +141,8 @@ class RemoveNode(_Strict):
     kind: Literal["remove_node"] = "remove_node"
     node_id: str
     name: str
+    node_type: str = ""
+    """Lets Undo find the node by name and type once GNS3 has given it a new id."""
 
 
 class RestoreNode(_Strict):
@@ -157,6 +159,7 @@ class RestoreFields(_Strict):
     node_id: str
     name: str
     """The node's name after the change (how the user knows it now)."""
+    node_type: str = ""
     old_name: str | None = None
     x: int | None = None
     y: int | None = None
@@ -168,6 +171,8 @@ class RemoveLink(_Strict):
     kind: Literal["remove_link"] = "remove_link"
     link_id: str
     label: str
+    ends: list[SavedEnd] = Field(default_factory=list, max_length=2)
+    """The link's ends, so that Undo finds it by node names and ports after an id change."""
 
 
 class RestoreLink(_Strict):
@@ -191,6 +196,7 @@ class RestoreConfig(_Strict):
     kind: Literal["restore_config"] = "restore_config"
     node_id: str
     name: str
+    node_type: str = ""
     read_command: str
     lines: list[str] = Field(max_length=400)
     left_out: list[str] = Field(default_factory=list, max_length=50)

@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port, Template
+from gns3_copilot_desktop.core.lab_plan.apply import ping_targets
 from gns3_copilot_desktop.core.lab_plan.diff import diff_plan, plan_picture
 from gns3_copilot_desktop.core.lab_plan.render import InterfaceAddress, frr_lines, render_config
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
@@ -170,3 +171,28 @@ def test_removals_need_something_to_remove() -> None:
     assert plan_picture(diff).links[0].state == "removed"
     with pytest.raises(PlanInvalidError, match="no such node"):
         validate_plan(LabSpec.model_validate({"remove": [{"node": "X"}]}), TEMPLATES, nodes, links)
+
+
+def test_the_picture_shows_the_projects_other_links_and_hosts_ping_their_subnet() -> None:
+    nodes = [_switch("SW1", "s1"), _pc("PC1", "p1"), _pc("PC2", "p2"), _pc("PC9", "p9")]
+    links = [_link("l1", "p1", 0, "s1", 0), _link("l9", "p9", 0, "s1", 5)]  # PC9: not planned
+    extended = dict(LAN)
+    extended["nodes"] = [*LAN["nodes"], {"name": "PC3", "template": "VPCS"}]
+    extended["links"] = [*LAN["links"], {"a": {"node": "SW1"}, "b": {"node": "PC3"}}]
+    extended["addresses"] = [
+        *LAN["addresses"],
+        {"node": "PC3", "interface": "e0", "address": "192.0.2.3/24"},
+    ]
+    diff = diff_plan(validate_plan(LabSpec.model_validate(extended), TEMPLATES, nodes, links))
+    drawn = {(x.a, x.a_port, x.b, x.b_port): x.state for x in plan_picture(diff).links}
+    assert drawn[("PC9", "Ethernet0", "SW1", "Ethernet5")] == "unchanged"
+    assert drawn[("PC1", "Ethernet0", "SW1", "Ethernet0")] == "unchanged"
+    assert {k: v for k, v in drawn.items() if v == "new"}.keys() == {
+        ("PC2", "Ethernet0", "SW1", "Ethernet1"),
+        ("SW1", "Ethernet2", "PC3", "Ethernet0"),
+    }
+    # the hosts the plan made or configured ping the gateway and every other host of the subnet
+    assert ping_targets(diff) == {
+        "PC2": ["192.0.2.254", "192.0.2.1", "192.0.2.3"],
+        "PC3": ["192.0.2.254", "192.0.2.1", "192.0.2.2"],
+    }

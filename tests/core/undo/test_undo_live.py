@@ -104,7 +104,7 @@ async def test_created_nodes_links_and_notes_are_removed_and_a_second_undo_does_
     assert set(await nodes_by_name(cp)) == {"SW1", "PC1", "PC2"}
 
 
-async def test_a_deleted_switch_comes_back_with_its_id_settings_and_links(
+async def test_a_deleted_switch_comes_back_from_its_template_with_its_settings_and_links(
     copilot: Copilot, requires_dynamips: None
 ) -> None:
     cp = copilot
@@ -136,7 +136,9 @@ async def test_a_deleted_switch_comes_back_with_its_id_settings_and_links(
     ]
     assert skipped == []
     back = (await nodes_by_name(cp))["SW1"]
-    assert back.node_id == sw1.node_id and (back.x, back.y) == (sw1.x, sw1.y)
+    # created from its template again (GNS3 gives it a new id): the link to it is kept
+    assert sw1.template_id and back.template_id == sw1.template_id
+    assert (back.x, back.y) == (sw1.x, sw1.y)
     assert back.properties["ports_mapping"][2]["vlan"] == 20
     assert await link_ends(cp) == links_before
     [again] = [
@@ -160,7 +162,9 @@ async def test_a_deleted_vpcs_comes_back_with_its_startup_file(
     done, _ = await _undo(cp, record)
     assert done[0] == f"bring back node PC1 (vpcs) at ({pc1.x}, {pc1.y}) with startup.vpc"
     assert len(done) == 4  # two nodes, then their two links
-    assert await cp.client.read_node_file(cp.project_id, pc1.node_id, "startup.vpc") == script
+    back = (await nodes_by_name(cp))["PC1"]
+    assert back.template_id == pc1.template_id
+    assert await cp.client.read_node_file(cp.project_id, back.node_id, "startup.vpc") == script
 
 
 async def test_rename_move_and_deleted_links_are_put_back(

@@ -97,7 +97,11 @@ class Hypervisor:
             bridge.nios.append((int(words[3]), words[4], int(words[5])))
             return f"100-NIO UDP added to bridge '{name}'"
         if action == "start":
-            await bridge.start()
+            try:
+                await bridge.start()
+            except OSError as exc:  # told to GNS3 as ubridge tells an error, not a dropped line
+                bridge.stop()
+                return f"209-bridge '{name}' cannot start: {exc}"
             return f"100-bridge '{name}' started"
         if action in ("stop", "delete"):
             bridge.stop()

@@ -61,6 +61,11 @@ class CallRefusedError(CopilotError):
     not validate): the model is told why and no approval card is shown."""
 
 
+class CallAnsweredError(CopilotError):
+    """Raised by `AgentTool.consequence` when the call has nothing to do (a lab plan the project
+    already matches): its message is the call's answer, and no approval card is shown."""
+
+
 class AgentTool(ABC, Generic[ArgsT]):
     """One tool the model can call."""
 

@@ -128,7 +128,7 @@ class CreateNodesTool(AgentTool[CreateNodesArgs]):
 
 
 def _created(created: list[Node]) -> dict[str, Any]:
-    steps = [RemoveNode(node_id=n.node_id, name=n.name) for n in created]
+    steps = [RemoveNode(node_id=n.node_id, name=n.name, node_type=n.node_type) for n in created]
     return with_undo({"created": [node_card(n) for n in created]}, "create_nodes", steps)
 
 
@@ -232,6 +232,7 @@ def _updated(targets: list[Node], updated: list[Node]) -> dict[str, Any]:
         RestoreFields(
             node_id=after.node_id,
             name=after.name,
+            node_type=after.node_type,
             old_name=before.name if before.name != after.name else None,
             x=before.x if (before.x, before.y) != (after.x, after.y) else None,
             y=before.y if (before.x, before.y) != (after.x, after.y) else None,

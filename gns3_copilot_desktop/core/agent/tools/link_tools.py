@@ -33,7 +33,13 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 )
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
-from gns3_copilot_desktop.core.undo.record import RemoveLink, RestoreLink, SavedLink, with_undo
+from gns3_copilot_desktop.core.undo.record import (
+    RemoveLink,
+    RestoreLink,
+    SavedEnd,
+    SavedLink,
+    with_undo,
+)
 
 # --- create links -----------------------------------------------------------------------------
 
@@ -101,9 +107,18 @@ class CreateLinksTool(AgentTool[CreateLinksArgs]):
 
 def _made(made: list[Link], by_id: dict[str, Node]) -> dict[str, Any]:
     labels = [link_label(lk, by_id) for lk in made]
-    steps = [RemoveLink(link_id=lk.link_id, label=x) for lk, x in zip(made, labels, strict=True)]
+    steps = [
+        RemoveLink(link_id=lk.link_id, label=x, ends=_saved_ends(lk, by_id))
+        for lk, x in zip(made, labels, strict=True)
+    ]
     created = [{"link_id": lk.link_id, "label": x} for lk, x in zip(made, labels, strict=True)]
     return with_undo({"created": created}, "create_links", steps)
+
+
+def _saved_ends(link: Link, by_id: dict[str, Node]) -> list[SavedEnd]:
+    """The link's ends by node name and port: Undo finds the link by them after an id change."""
+    saved = SavedLink.from_link(link, by_id)
+    return list(saved.ends) if saved is not None else []
 
 
 _PlannedEnd = tuple[Node, Port]

@@ -4,11 +4,12 @@ The plan is validated and compared with the project before the approval (`conseq
 that does not validate is refused with every problem named and no card is shown; one that does
 goes to the card as its summary (``add 3 nodes, 4 links; configure 2 devices``) and its data
 (tables and picture). After approval the tool validates again (the lab may have changed while the
-user read the card), applies after a snapshot, verifies, and reports the snapshot for undo.
+user read the card), applies, verifies, and puts the inverse of every step it did in its result
+(an `UndoRecord`, as every change tool does), so "Undo this plan" works against the project as it
+is now, after a reload or a GNS3 restart too. No snapshot is taken and no running node stopped.
 
-A plan the project already matches still shows its card (saying "nothing to change"): whether a
-call needs approval is decided from its arguments alone, before the lab is read. Approving it
-runs nothing and answers "nothing to do".
+A plan the project already matches asks for no approval: `consequence` answers the call itself
+with "nothing to change" (`CallAnsweredError`), and no card is shown.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import (
     AgentTool,
+    CallAnsweredError,
     CallRefusedError,
     Consequence,
     ToolResult,
@@ -29,8 +31,9 @@ from gns3_copilot_desktop.core.lab_plan.apply import apply_diff, verify_plan
 from gns3_copilot_desktop.core.lab_plan.diff import LabDiff, diff_plan
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
 from gns3_copilot_desktop.core.lab_plan.validate import PlanInvalidError, validate_plan
+from gns3_copilot_desktop.core.undo.record import with_undo
 
-NOTHING_TO_DO = "Nothing to do: the project already matches this plan."
+NOTHING_TO_DO = "Nothing to change: the project already matches this plan."
 
 
 async def plan_diff(spec: LabSpec, ctx: RunContext) -> LabDiff:
@@ -50,7 +53,7 @@ class PlanLabTool(AgentTool[LabSpec]):
         "subnets, addresses per interface with gateways, OSPF per node, host pairs that should "
         "reach each other, and explicit removals. Existing matching nodes and links are kept, "
         "nothing is deleted unless listed in 'remove'. The user approves the whole plan once; "
-        "it is applied after a snapshot (undoable), then verified by pings."
+        "it is applied (undoable, running nodes keep running), then verified by pings."
     )
     args_schema = LabSpec
     risk = "change"
@@ -70,10 +73,12 @@ class PlanLabTool(AgentTool[LabSpec]):
             diff = await plan_diff(args, ctx)
         except PlanInvalidError as exc:
             raise CallRefusedError(exc.user_message) from exc
+        if diff.is_empty:
+            raise CallAnsweredError(NOTHING_TO_DO)
         return Consequence(text=diff.summary(), plan=diff.to_json())
 
     async def run(self, args: LabSpec, ctx: RunContext) -> ToolResult:
-        """Validate again, apply after a snapshot, verify."""
+        """Validate again, apply (recording the undo), verify."""
         try:
             diff = await plan_diff(args, ctx)
         except CopilotError as exc:
@@ -87,23 +92,21 @@ class PlanLabTool(AgentTool[LabSpec]):
         report = await apply_diff(
             ctx.client, ctx.project_id, diff, server_url=ctx.server_url, progress=told
         )
-        structured: dict[str, Any] = {
-            "plan": diff.to_json(),
-            "snapshot_id": report.snapshot_id,
-            "snapshot_name": report.snapshot_name,
-            "done": report.done,
-            "not_done": report.not_done,
-            "added_nodes": report.added_nodes,
-            "added_links": report.added_links,
-        }
+        structured: dict[str, Any] = with_undo(
+            {
+                "plan": diff.to_json(),
+                "done": report.done,
+                "not_done": report.not_done,
+                "added_nodes": report.added_nodes,
+                "added_links": report.added_links,
+            },
+            self.name,
+            report.undo_steps,
+        )
         ports = diff.auto_ports()
         port_text = f"\nPorts chosen: {', '.join(ports)}." if ports else ""
         if not report.ok:
-            undo = (
-                f" The snapshot {report.snapshot_name!r} holds the lab as it was."
-                if report.snapshot_id
-                else ""
-            )
+            undo = " Undo this plan takes back what was done." if report.undo_steps else ""
             return ToolResult.error(
                 f"Error: the plan stopped at {report.failed}. Done: "
                 f"{', '.join(report.done) or 'nothing'}. Not done: {', '.join(report.not_done)}."
@@ -114,8 +117,8 @@ class PlanLabTool(AgentTool[LabSpec]):
         structured["checks"] = [{"check": c.check, "passed": c.passed} for c in checks]
         lines = [f"- {'PASS' if c.passed else 'FAIL'} {c.check}" for c in checks]
         return ToolResult(
-            text=f"Applied: {diff.summary()} (snapshot {report.snapshot_name!r} taken before, "
-            f"for undo).{port_text}\nChecks:\n" + "\n".join(lines),
+            text=f"Applied: {diff.summary()} (undoable; running nodes kept running).{port_text}"
+            "\nChecks:\n" + "\n".join(lines),
             structured=structured,
         )
 
