@@ -16,175 +16,200 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="71" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="72" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="73" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="117" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="288" />
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="290" />
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="257" />
-        <source>Destructive: %1</source>
-        <translation>破坏性操作：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="259" />
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="383" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="389" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="465" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="444" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="506" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="466" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="400" />
-        <source>Approve %1</source>
-        <translation>批准 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
-        <source>Reject %1</source>
-        <translation>拒绝 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="475" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="481" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="496" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="499" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="510" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="516" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="544" />
+        <source>Destructive: %1</source>
+        <translation>破坏性操作：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="546" />
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="570" />
+        <source>Approve %1</source>
+        <translation>批准 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="573" />
+        <source>Reject %1</source>
+        <translation>拒绝 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="603" />
+        <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
+        <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="612" />
+        <source>Checking your edits against the lab…</source>
+        <translation>正在对照实验拓扑检查你的修改…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="643" />
+        <source>Not possible as edited: %1</source>
+        <translation>按修改后的参数无法执行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="652" />
+        <source>Checked against the lab: the card shows your edits.</source>
+        <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="704" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="706" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="717" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="720" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="496" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="722" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="862" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="868" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="875" />
+        <source>sent: %1</source>
+        <translation>已发送：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="879" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="905" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="910" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="926" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="929" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="720" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="977" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -198,71 +223,71 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="237" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="204" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="93" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="230" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="322" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="338" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="352" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="361" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="364" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1499,94 +1524,94 @@
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="209" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="630" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="562" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="675" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="676" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="677" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="682" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="685" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="686" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="604" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="892" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="687" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="693" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="894" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="920" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="925" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="926" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="943" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="948" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
@@ -1817,7 +1842,7 @@
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1047" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1846,18 +1871,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="526" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="753" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="397" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="399" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="751" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -2446,30 +2471,35 @@
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="97" />
+        <source>Edits cannot be checked on a copilot service on another computer: Approve the call as shown or Reject it.</source>
+        <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="163" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="174" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="55" />
         <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="66" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="346" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="352" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -3169,47 +3199,47 @@
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="71" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="81" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="89" />
         <source>(+%1 more lines)</source>
         <translation>（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="96" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="105" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="111" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="114" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="118" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="122" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>
