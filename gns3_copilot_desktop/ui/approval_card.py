@@ -326,6 +326,7 @@ class ApprovalItem(QFrame):
         self.risk_label.setWordWrap(True)
         layout.addWidget(self.risk_label)
         self.consequence_label = QLabel(self.body)
+        self.consequence_label.setTextFormat(Qt.TextFormat.PlainText)  # names are lab data
         self.consequence_label.setWordWrap(True)
         self.consequence_label.setSizePolicy(
             QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred

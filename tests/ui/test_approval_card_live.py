@@ -18,11 +18,12 @@ from typing import Any
 
 import httpx
 import pytest
+from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.app import install_translator, remove_translator
-from gns3_copilot_desktop.core.agent.approval import CallPreview
+from gns3_copilot_desktop.core.agent.approval import NOT_PENDING_TEXT, CallPreview
 from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
@@ -135,6 +136,39 @@ def _names_and_links(server: Gns3Server, token: str, project_id: str) -> tuple[l
     return sorted(n["name"] for n in nodes), len(links)
 
 
+def _refusals_are_said_and_the_card_never_chooses_the_tool(
+    app: CopilotApp, qtbot: QtBot, item: ApprovalItem
+) -> None:
+    item.edit_button.click()
+    nodes = _field(item, "nodes")
+    for text, said in (
+        ('["R1", "<b>R9</b>"]', "<b>R9</b>"),  # no such node: the tool would refuse it
+        ('["R1", ', "nodes"),  # does not parse
+        ("[]", "nodes"),  # the schema refuses it
+    ):
+        nodes.setText(text)
+        assert not item.approve.isEnabled()
+        qtbot.waitUntil(
+            lambda: "Not possible as edited" in item.edit_status.text(), timeout=WAIT_MS
+        )
+        assert said in item.edit_status.text() and not item.approve.isEnabled()
+        assert item.edit_status.textFormat() == Qt.TextFormat.PlainText
+        assert "R9" not in item.title.text()  # the card still shows the last checked call
+    nodes.setText('["R1", "R2"]')  # back to the proposal: nothing to check, Approve on
+    assert item.approve.isEnabled() and not item.edit_status.isVisible()
+    item.edit_button.click()
+
+    # The backend looks the call up among the session's pending ones: a forged tool name or
+    # call id from the widget side cannot make another tool's card.
+    backend, session_id = app.header.backend, app.panel.session_id
+    forged = item.request.model_copy(update={"tool_name": "create_nodes"})
+    answer = run(qtbot, backend.preview_call(session_id, forged, {"nodes": ["R4"]}), WAIT_MS)
+    assert answer.request is not None and answer.request.tool_name == "delete_nodes"
+    other = item.request.model_copy(update={"tool_call_id": "call_elsewhere"})
+    answer = run(qtbot, backend.preview_call(session_id, other, {"nodes": ["R4"]}), WAIT_MS)
+    assert answer.request is None and answer.problem == NOT_PENDING_TEXT
+
+
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_an_edited_delete_is_named_before_approve_and_deletes_exactly_that(
     language: str,
@@ -163,6 +197,9 @@ def test_an_edited_delete_is_named_before_approve_and_deletes_exactly_that(
         _wait_finished(app, qtbot)
         item = card.items[0]
         assert "R3" not in item.title.text() and "R3" not in item.consequence_label.text()
+
+        if language == "en":
+            _refusals_are_said_and_the_card_never_chooses_the_tool(app, qtbot, item)
 
         # The first check's answer is held until the test lets it through, so that it arrives
         # after a newer edit: it must be dropped.

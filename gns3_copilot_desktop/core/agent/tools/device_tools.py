@@ -50,10 +50,10 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
-from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.undo.config import (
     RestoreLines,
     VpcsSettings,
