@@ -16,202 +16,202 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="74" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="75" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="117" />
-        <source>Argument %1</source>
-        <translation>参数 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="288" />
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="290" />
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="139" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="186" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="192" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="268" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="506" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="466" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="309" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="269" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="496" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="499" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="302" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="516" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="319" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="544" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
         <source>Destructive: %1</source>
         <translation>破坏性操作：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="546" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="349" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="573" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
         <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
         <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="415" />
         <source>Checking your edits against the lab…</source>
         <translation>正在对照实验拓扑检查你的修改…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="446" />
         <source>Not possible as edited: %1</source>
         <translation>按修改后的参数无法执行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
         <source>Checked against the lab: the card shows your edits.</source>
         <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="704" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="507" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="706" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="509" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="717" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="520" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="720" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="523" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="722" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="525" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="862" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="868" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="671" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="678" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="879" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="682" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="905" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="708" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="910" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="713" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="926" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="729" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="929" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="732" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="977" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="780" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="49" />
+        <source>Argument %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="221" />
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="223" />
+        <source>no</source>
+        <translation>否</translation>
     </message>
 </context><context>
     <name>ChatController</name>
@@ -1871,18 +1871,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="753" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="397" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="200" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="399" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="202" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
