@@ -8,6 +8,12 @@ The card is built around what is about to happen to the lab, not around JSON:
   lists; defaults and internals (timeouts, credentials, null positions) are folded under Details;
 - a lab plan shows its drawing and tables; "Edit plan" turns the tables into editable ones
   (`ui.plan_editor`), and Approve stays off while the edited plan does not validate;
+- edited arguments (the form, or a device's lines) are checked with the backend's
+  `preview_call` as the user types (debounced): title, destructive marks, what goes with the
+  call and the ``+`` preview are recomputed from the lab for the edited arguments, and Approve
+  stays off until the answer for the current text is shown (an older answer is dropped; an
+  edit that does not parse or that the tool would refuse says why in plain text). A card
+  whose backend cannot check edits offers the call only as proposed;
 - each call has its own Approve / Reject pair (Reject asks for an optional reason inline);
   batches add Approve all / Reject all. Nothing is a default button, and the card never takes
   the keyboard focus from the message box: typing there never decides a card;
@@ -17,17 +23,16 @@ The card is built around what is about to happen to the lab, not around JSON:
 
 from __future__ import annotations
 
-import json
+from collections.abc import Awaitable, Callable
 from html import escape
 from typing import Any
 
-from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6 import sip
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QFontDatabase
 from PyQt6.QtWidgets import (
     QApplication,
     QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -36,18 +41,27 @@ from PyQt6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
-    QSpinBox,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from gns3_copilot_desktop.core.agent.approval import CallPreview
+from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.ui.approval_arguments import (
+    ArgumentField,
+    chip,
+    device_blocks,
+    is_internal,
+    readable_value,
+)
 from gns3_copilot_desktop.ui.backend import UserDecision
 from gns3_copilot_desktop.ui.core_text import argument_name, core_text
 from gns3_copilot_desktop.ui.plan_editor import PlanEditor
 from gns3_copilot_desktop.ui.plan_view import PlanView
+from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -62,169 +76,27 @@ _RISK_TEXT = {
     "device-config": QT_TRANSLATE_NOOP("ApprovalCard", "configures a device"),
 }
 
-INTERNAL_ARGUMENTS = frozenset({"timeout_s", "credential", "wait", "x", "y", "all"})
-"""Arguments a person rarely needs to read: folded under Details (with every default value)."""
+PREVIEW_DELAY_MS = 400
+"""Typing pauses this long before the edited call is checked against the lab."""
 
-DEVICE_TEXT_KEYS = ("lines", "commands")
-"""Per-device lists shown as editable monospace blocks (configuration lines, CLI commands)."""
+Previewer = Callable[[ApprovalRequest, dict[str, Any]], Awaitable[CallPreview]]
+"""What the card asks to recompute a pending call from edited arguments (the chat panel binds
+the backend's `preview_call` to the session)."""
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ApprovalCard", text)
 
 
-# --- editable form fields (Edit arguments) ----------------------------------------------------
-
-
-class ArgumentField:
-    """One editable argument: a widget plus how to read its value back."""
-
-    def __init__(self, name: str, schema: dict[str, Any], value: Any, parent: QWidget) -> None:
-        self.name = name
-        self.kind = _kind(schema, value)
-        self.widget = self._make(schema, value, parent)
-        self.widget.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Argument %1").replace("%1", name)
-        )
-        if schema.get("description"):
-            self.widget.setToolTip(str(schema["description"]))
-
-    def _make(self, schema: dict[str, Any], value: Any, parent: QWidget) -> QWidget:
-        if "enum" in schema:
-            combo = QComboBox(parent)
-            for option in schema["enum"]:
-                combo.addItem(str(option), option)
-            if value in schema["enum"]:
-                combo.setCurrentIndex(list(schema["enum"]).index(value))
-            return combo
-        if self.kind == "boolean":
-            box = QCheckBox(parent)
-            box.setChecked(bool(value))
-            return box
-        if self.kind == "integer" and value is not None:
-            spin = QSpinBox(parent)
-            spin.setRange(
-                int(schema.get("minimum", -(2**31))), int(schema.get("maximum", 2**31 - 1))
-            )
-            spin.setValue(int(value))
-            return spin
-        if self.kind == "number" and value is not None:
-            dspin = QDoubleSpinBox(parent)
-            dspin.setDecimals(3)
-            dspin.setRange(float(schema.get("minimum", -1e12)), float(schema.get("maximum", 1e12)))
-            dspin.setValue(float(value))
-            return dspin
-        edit = QLineEdit(parent)
-        if self.kind == "string":
-            edit.setText(value or "")
-        elif value is not None:
-            edit.setText(json.dumps(value, ensure_ascii=False))
-        edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        edit.setMinimumWidth(60)
-        return edit
-
-    def value(self) -> Any:
-        """The current value, typed as the schema says (JSON text for objects and arrays)."""
-        w = self.widget
-        if isinstance(w, QComboBox):
-            return w.currentData()
-        if isinstance(w, QCheckBox):
-            return w.isChecked()
-        if isinstance(w, QSpinBox | QDoubleSpinBox):
-            return w.value()
-        assert isinstance(w, QLineEdit)
-        if self.kind == "string":
-            return w.text()
-        if not w.text().strip():
-            return None
-        try:
-            return json.loads(w.text())
-        except json.JSONDecodeError:
-            return w.text()
-
-
-def _kind(schema: dict[str, Any], value: Any) -> str:
-    kind = schema.get("type")
-    if kind is None and "anyOf" in schema:
-        kinds = [s.get("type") for s in schema["anyOf"] if isinstance(s, dict)]
-        kind = next((k for k in kinds if k not in (None, "null")), None)
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), None)
-    if isinstance(kind, str):
-        return kind
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str) or value is None:
-        return "string"
-    return "object"
-
-
-# --- the readable view --------------------------------------------------------------------------
-
-
-def is_internal(name: str, value: Any, schema: dict[str, Any]) -> bool:
-    """Whether an argument is folded under Details: internals, nulls and unchanged defaults."""
-    if name in INTERNAL_ARGUMENTS or value is None or value == [] or value == {}:
-        return True
-    return "default" in schema and schema["default"] == value
-
-
-def device_blocks(value: Any) -> list[tuple[str, str, list[str]]] | None:
-    """``[(device, key, lines)]`` when `value` is a list of per-device line lists, else None."""
-    if not isinstance(value, list) or not value:
-        return None
-    blocks = []
-    for item in value:
-        if not isinstance(item, dict) or not isinstance(item.get("node"), str):
-            return None
-        key = next((k for k in DEVICE_TEXT_KEYS if isinstance(item.get(k), list)), None)
-        if key is None or not all(isinstance(line, str) for line in item[key]):
-            return None
-        blocks.append((item["node"], key, list(item[key])))
-    return blocks
-
-
-def _chip(text: str, background: str) -> str:
-    return f'<span style="background-color:{background};">&nbsp;{escape(str(text))}&nbsp;</span>'
-
-
-def readable_value(value: Any, chip_background: str) -> str:
-    """An argument's value as rich text: names as chips, lists as lists, objects as ``k v``."""
-    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
-        return " ".join(_chip(str(v), chip_background) for v in value)
-    if isinstance(value, list):
-        rows = "".join(f"<li>{readable_value(v, chip_background)}</li>" for v in value)
-        return f"<ul style='margin:0; margin-left:-20px'>{rows}</ul>"
-    if isinstance(value, dict):
-        if {"node_a", "node_b"} <= set(value):  # a link end to end
-            a = escape(" ".join(str(value[k]) for k in ("node_a", "port_a") if value.get(k)))
-            b = escape(" ".join(str(value[k]) for k in ("node_b", "port_b") if value.get(k)))
-            return f"{a} &harr; {b}"
-        parts = [
-            f"<span style='color:{_label_color()}'>{escape(argument_name(str(k)))}</span> "
-            f"{readable_value(v, chip_background)}"
-            for k, v in value.items()
-            if v is not None
-        ]
-        return " · ".join(parts)
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return escape(
-            QCoreApplication.translate("ApprovalCard", "yes")
-            if value
-            else QCoreApplication.translate("ApprovalCard", "no")
-        )
-    return escape(str(value))
-
-
-def _label_color() -> str:
-    """The muted colour for labels inside a readable value."""
-    return colors(QApplication.palette()).muted
+def _repolish(widget: QWidget, name: str) -> None:
+    """Give `widget` another objectName and let the style sheet apply to it again."""
+    if widget.objectName() == name:
+        return
+    widget.setObjectName(name)
+    style = widget.style()
+    if style is not None:
+        style.unpolish(widget)
+        style.polish(widget)
 
 
 class ApprovalItem(QFrame):
@@ -247,62 +119,42 @@ class ApprovalItem(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.body)
 
-        self.title = QLabel(f"<b>{escape(self.summary)}</b>", self.body)
+        self.title = QLabel(self.body)
         self.title.setWordWrap(True)
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.title)
-        risk = _tr(_RISK_TEXT.get(request.risk, request.risk))
-        badge = (
-            QCoreApplication.translate("ApprovalCard", "Destructive: %1").replace("%1", risk)
-            if request.destructive
-            else QCoreApplication.translate("ApprovalCard", "%1 · %2")
-            .replace("%1", request.tool_name)
-            .replace("%2", risk)
-        )
-        self.risk_label = QLabel(badge, self.body)
-        self.risk_label.setObjectName("riskDestructive" if request.destructive else "muted")
+        self.risk_label = QLabel(self.body)
         self.risk_label.setWordWrap(True)
         layout.addWidget(self.risk_label)
         self.consequence_label = QLabel(self.body)
-        self.consequence_label.setObjectName(
-            "riskDestructive" if request.destructive else "stateWaiting"
-        )
+        self.consequence_label.setTextFormat(Qt.TextFormat.PlainText)  # names are lab data
         self.consequence_label.setWordWrap(True)
         self.consequence_label.setSizePolicy(
             QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
         )
-        if request.consequence:
-            self.consequence_label.setText(core_text(request.consequence))
-        else:
-            self.consequence_label.hide()
         layout.addWidget(self.consequence_label)
-        self.diff_view: QPlainTextEdit | None = None
-        if request.diff:
-            # Read from the device: plain text only (a banner cannot become markup here).
-            note = QLabel(
-                QCoreApplication.translate(
-                    "ApprovalCard",
-                    "Against the running configuration (+ not there yet):",
-                ),
-                self.body,
-            )
-            note.setObjectName("muted")
-            note.setWordWrap(True)
-            note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            layout.addWidget(note)
-            self.diff_view = QPlainTextEdit(self.body)
-            self.diff_view.setPlainText(request.diff)
-            self.diff_view.setReadOnly(True)
-            self.diff_view.setObjectName("codeBlock")
-            self.diff_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-            self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-            self.diff_view.setTabChangesFocus(True)
-            self.diff_view.setAccessibleName(note.text())
-            shown = min(len(request.diff.splitlines()), 12)
-            self.diff_view.setFixedHeight(self.diff_view.fontMetrics().lineSpacing() * shown + 14)
-            self.diff_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            layout.addWidget(self.diff_view)
+        # Read from the device: plain text only (a banner cannot become markup here).
+        self.diff_note = QLabel(
+            QCoreApplication.translate(
+                "ApprovalCard",
+                "Against the running configuration (+ not there yet):",
+            ),
+            self.body,
+        )
+        self.diff_note.setObjectName("muted")
+        self.diff_note.setWordWrap(True)
+        self.diff_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.diff_note)
+        self.diff_view = QPlainTextEdit(self.body)
+        self.diff_view.setReadOnly(True)
+        self.diff_view.setObjectName("codeBlock")
+        self.diff_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.diff_view.setTabChangesFocus(True)
+        self.diff_view.setAccessibleName(self.diff_note.text())
+        self.diff_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.diff_view)
 
         self.plan_view: PlanView | None = None
         if request.plan:
@@ -310,23 +162,18 @@ class ApprovalItem(QFrame):
             self.plan_view = PlanView(request.plan, self.body)
             layout.addWidget(self.plan_view)
         props: dict[str, Any] = (request.arguments_schema or {}).get("properties", {})
+        self._props = props
         names = list(props) + [k for k in request.arguments if k not in props]
         self.text_blocks: dict[tuple[int, str], QPlainTextEdit] = {}
+        self._proposed_blocks: dict[QPlainTextEdit, str] = {}
         self._blocks_key: str | None = None
-        main_rows: list[str] = []
-        detail_rows: list[str] = []
         for name in names:
-            value = request.arguments.get(name, props.get(name, {}).get("default"))
-            blocks = device_blocks(value)
-            if blocks is not None and self._blocks_key is None:
+            blocks = device_blocks(request.arguments.get(name, props.get(name, {}).get("default")))
+            if blocks is not None:
                 self._blocks_key = name
                 self._add_blocks(layout, blocks)
-                continue
-            row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
-            if self.plan_view is not None or is_internal(name, value, props.get(name, {})):
-                detail_rows.append(row)
-            else:
-                main_rows.append(row)
+                break
+        main_rows, detail_rows = self._argument_rows(request.arguments)
         self.arguments_label = QLabel("<br>".join(main_rows), self.body)
         self.arguments_label.setWordWrap(True)
         self.arguments_label.setTextFormat(Qt.TextFormat.RichText)
@@ -392,16 +239,34 @@ class ApprovalItem(QFrame):
         self.edit_button.toggled.connect(self._toggle_edit)
         self.edit_button.setVisible(bool(self.fields) and self.plan_view is None)
 
+        # Edited arguments are checked against the lab before Approve counts (see the module).
+        self.previewer: Previewer | None = None
+        self.shown = request
+        """The card as displayed: the proposal, or the preview of the checked edits."""
+        self._checked: dict[str, Any] | None = None
+        self._problem: str | None = None
+        self._checking = False
+        self._generation = 0
+        self._edits_locked = False
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self._start_preview)
+        self.edit_status = QLabel(self.body)
+        self.edit_status.setTextFormat(Qt.TextFormat.PlainText)  # a tool's words, never markup
+        self.edit_status.setWordWrap(True)
+        self.edit_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.edit_status.hide()
+        layout.addWidget(self.edit_status)
+        if self.plan_view is None:
+            for f in self.fields:
+                f.connect_changed(self._edited)
+            for edit in self.text_blocks.values():
+                edit.textChanged.connect(self._edited)
+
         buttons = QHBoxLayout()
         self.approve = QPushButton(QCoreApplication.translate("ApprovalCard", "Approve"), self.body)
-        self.approve.setObjectName("approveDestructive" if request.destructive else "")
         self.reject = QPushButton(QCoreApplication.translate("ApprovalCard", "Reject"), self.body)
-        self.approve.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Approve %1").replace("%1", self.summary)
-        )
-        self.reject.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", self.summary)
-        )
         for button in (self.approve, self.reject):
             button.setAutoDefault(False)
             button.setDefault(False)
@@ -467,12 +332,176 @@ class ApprovalItem(QFrame):
         self.result_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.result_label.hide()
         outer.addWidget(self.result_label)
+        self._show(request)
+
+    # --- what the card shows ---------------------------------------------------------------
+
+    def _show(self, request: ApprovalRequest) -> None:
+        """Show `request`'s title, risk, destructive marks, consequence and ``+`` preview, and
+        its arguments as a person reads them (the proposal, or the checked edits)."""
+        self.shown = request
+        self.summary = core_text(request.summary)
+        self.title.setText(f"<b>{escape(self.summary)}</b>")
+        risk = _tr(_RISK_TEXT.get(request.risk, request.risk))
+        self.risk_label.setText(
+            QCoreApplication.translate("ApprovalCard", "Destructive: %1").replace("%1", risk)
+            if request.destructive
+            else QCoreApplication.translate("ApprovalCard", "%1 · %2")
+            .replace("%1", request.tool_name)
+            .replace("%2", risk)
+        )
+        red = request.destructive
+        _repolish(self, "approvalItemDestructive" if red else "approvalItem")
+        _repolish(self.risk_label, "riskDestructive" if red else "muted")
+        _repolish(self.consequence_label, "riskDestructive" if red else "stateWaiting")
+        _repolish(self.approve, "approveDestructive" if red else "")
+        self.consequence_label.setText(core_text(request.consequence or ""))
+        self.consequence_label.setVisible(bool(request.consequence))
+        diff = request.diff or ""
+        self.diff_view.setPlainText(diff)
+        shown = min(max(len(diff.splitlines()), 1), 12)
+        self.diff_view.setFixedHeight(self.diff_view.fontMetrics().lineSpacing() * shown + 14)
+        self.diff_note.setVisible(bool(diff))
+        self.diff_view.setVisible(bool(diff))
+        main_rows, detail_rows = self._argument_rows(request.arguments)
+        self.arguments_label.setText("<br>".join(main_rows))
+        self.details_label.setText("<br>".join(detail_rows))
+        editing = self.edit_button.isChecked()
+        self.arguments_label.setVisible(not editing and bool(main_rows))
+        self.details_button.setVisible(not editing and bool(detail_rows))
+        self.approve.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Approve %1").replace("%1", self.summary)
+        )
+        self.reject.setAccessibleName(
+            QCoreApplication.translate("ApprovalCard", "Reject %1").replace("%1", self.summary)
+        )
+
+    def _say(self, text: str | None, object_name: str = "muted") -> None:
+        """One plain-text line about the edits (checking, checked, or why they cannot run)."""
+        self.edit_status.setVisible(bool(text))
+        self.edit_status.setText(text or "")
+        _repolish(self.edit_status, object_name)
+
+    # --- edits checked against the lab -----------------------------------------------------
+
+    def set_previewer(self, previewer: Previewer | None) -> None:
+        """How edited arguments are checked (None: they cannot be, the call runs as proposed)."""
+        self.previewer = previewer
+
+    def _edited(self) -> None:
+        """The user changed an argument: Approve waits until the edit is checked."""
+        if self._edits_locked or self.choice is not None:
+            return
+        self._generation += 1  # any answer on its way is about older text now
+        self._preview_timer.stop()
+        arguments = self.edited_arguments()
+        self._checked = None
+        self._problem = None
+        if arguments is None:  # back to the proposal
+            self._checking = False
+            self._show(self.request)
+            self._say(None)
+        elif self.previewer is None:
+            self._lock_edits(
+                QCoreApplication.translate(
+                    "ApprovalCard",
+                    "Edits cannot be checked here: Approve the call as shown or Reject it.",
+                )
+            )
+            return
+        else:
+            self._checking = True
+            self._say(
+                QCoreApplication.translate("ApprovalCard", "Checking your edits against the lab…")
+            )
+            self._preview_timer.start()
+        self._refresh_approve()
+
+    def _start_preview(self) -> None:
+        arguments = self.edited_arguments()
+        if arguments is None or self.previewer is None or self.choice is not None:
+            return
+        spawn(self._preview(self.previewer, self._generation, arguments), name="preview-edits")
+
+    async def _preview(
+        self, previewer: Previewer, generation: int, arguments: dict[str, Any]
+    ) -> None:
+        try:
+            answer = await previewer(self.request, arguments)
+        except CopilotError as exc:  # the server or the login: said on the card, Approve off
+            answer = CallPreview(problem=exc.user_message)
+        if sip.isdeleted(self) or generation != self._generation or self.choice is not None:
+            return  # the text changed since (or the card is gone): this answer is stale
+        self.apply_preview(arguments, answer)
+
+    def apply_preview(self, arguments: dict[str, Any], answer: CallPreview) -> None:
+        """Show what the edited `arguments` would do, or why they cannot run."""
+        self._checking = False
+        if not answer.can_edit:
+            self._lock_edits(answer.problem or "")
+            return
+        if answer.problem is not None or answer.request is None:
+            self._problem = answer.problem or ""
+            self._say(
+                QCoreApplication.translate("ApprovalCard", "Not possible as edited: %1").replace(
+                    "%1", core_text(self._problem)
+                ),
+                "riskDestructive",
+            )
+        else:
+            self._checked = arguments
+            self._show(answer.request)
+            self._say(
+                QCoreApplication.translate(
+                    "ApprovalCard", "Checked against the lab: the card shows your edits."
+                )
+            )
+        self._refresh_approve()
+
+    def _lock_edits(self, text: str) -> None:
+        """Edits cannot be checked: back to the proposal, nothing editable, say why."""
+        self._edits_locked = True
+        self._checking = False
+        self._preview_timer.stop()
+        for f in self.fields:
+            f.reset()
+            f.widget.setEnabled(False)
+        for edit in self.text_blocks.values():
+            blocked = edit.blockSignals(True)
+            edit.setPlainText(self._proposed_blocks[edit])
+            edit.blockSignals(blocked)
+            edit.setReadOnly(True)
+        self.edit_button.setChecked(False)
+        self.edit_button.hide()
+        self._checked = None
+        self._problem = None
+        self._show(self.request)
+        self._say(text, "stateWaiting")
+        self._refresh_approve()
+
+    def _argument_rows(self, arguments: dict[str, Any]) -> tuple[list[str], list[str]]:
+        """The arguments as rich-text rows: those a person reads, and those under Details (the
+        device lines are shown as their own blocks)."""
+        props = self._props
+        names = list(props) + [k for k in arguments if k not in props]
+        main_rows: list[str] = []
+        detail_rows: list[str] = []
+        for name in names:
+            if name == self._blocks_key:
+                continue
+            value = arguments.get(name, props.get(name, {}).get("default"))
+            row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
+            if self.plan_view is not None or is_internal(name, value, props.get(name, {})):
+                detail_rows.append(row)
+            else:
+                main_rows.append(row)
+        return main_rows, detail_rows
 
     def _add_blocks(self, layout: QVBoxLayout, blocks: list[tuple[str, str, list[str]]]) -> None:
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         for index, (device, key, lines) in enumerate(blocks):
             head = QLabel(
-                _chip(device, self._chip_bg)
+                chip(device, self._chip_bg)
                 + " "
                 + escape(
                     QCoreApplication.translate("ApprovalCard", "configuration lines")
@@ -497,6 +526,7 @@ class ApprovalItem(QFrame):
                 )
                 .replace("%2", device)
             )
+            self._proposed_blocks[edit] = edit.toPlainText()
             height = edit.fontMetrics().lineSpacing() * min(max(len(lines), 1), 12) + 14
             edit.setFixedHeight(height)
             edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -541,8 +571,15 @@ class ApprovalItem(QFrame):
         return self.plan_editor is not None and self.edit_plan_button.isChecked()
 
     def approvable(self) -> bool:
-        """False while the plan's tables are edited into a plan that does not validate."""
-        return not (self._editing_plan() and self.plan_editor and self.plan_editor.problem)
+        """False while the plan's tables are edited into a plan that does not validate, and
+        while edited arguments are not checked, or were checked and cannot run: Approve sends
+        only arguments whose card is the one shown."""
+        if self.plan_view is not None:
+            return not (self._editing_plan() and self.plan_editor and self.plan_editor.problem)
+        if self._checking or self._problem is not None:
+            return False
+        edited = self.edited_arguments()
+        return edited is None or edited == self._checked
 
     def _refresh_approve(self) -> None:
         if self.reason_row.isHidden():  # a Reject being confirmed keeps Approve off
@@ -568,13 +605,29 @@ class ApprovalItem(QFrame):
                 changed[self._blocks_key] = devices
         return merged if changed else None
 
+    def _edited_lines(self, arguments: dict[str, Any]) -> str:
+        """The device lines the user changed or added that the summary does not show already
+        (it names only the first lines of each device): what was sent, by device."""
+        key = self._blocks_key
+        if key is None:
+            return ""
+        proposed = device_blocks(self.request.arguments.get(key)) or []
+        sent = device_blocks(arguments.get(key)) or []
+        parts = []
+        for (device, _, lines), (_, _, before) in zip(sent, proposed, strict=False):
+            new = [line.strip() for line in lines if line not in before]
+            new = [line for line in new if line not in self.summary]
+            if new:
+                parts.append(f"{device}: {'; '.join(new)}")
+        return " | ".join(parts)
+
     def decision(self) -> UserDecision | None:
         """What the user decided for this call, or None while undecided."""
         return self.choice
 
     def _approve_clicked(self) -> None:
         if not self.approvable():
-            return  # an edited plan that does not validate is never sent
+            return  # an edit not checked (or a plan that does not validate) is never sent
         self.decide(
             UserDecision(
                 self.request.tool_call_id,
@@ -618,6 +671,13 @@ class ApprovalItem(QFrame):
             text = QCoreApplication.translate(
                 "ApprovalCard", "Approved with your edits: %1"
             ).replace("%1", self.summary)
+            lines = self._edited_lines(decision.arguments)
+            if lines:
+                text += (
+                    " ("
+                    + QCoreApplication.translate("ApprovalCard", "sent: %1").replace("%1", lines)
+                    + ")"
+                )
         else:
             text = QCoreApplication.translate("ApprovalCard", "Approved: %1").replace(
                 "%1", self.summary

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, ToolStatus
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.agent.approval import CallPreview
     from gns3_copilot_desktop.core.practice.engine import PracticeEngine
 
 SessionMode = Literal["assistant", "tutor", "practice"]
@@ -96,6 +97,14 @@ class ChatBackend(Protocol):
 
     def resume(self, session_id: str, decisions: list[UserDecision]) -> AsyncIterator[ChatChunk]:
         """Continue a turn that waited for approvals."""
+        ...
+
+    async def preview_call(
+        self, session_id: str, pending: ApprovalRequest, arguments: dict[str, Any]
+    ) -> CallPreview:
+        """The card of a call that waits in `session_id`, recomputed from the user's edited
+        `arguments`: summary, risk, destructive mark and consequence read from the lab now, or
+        the problem that keeps the edit from running (`CallPreview.problem`)."""
         ...
 
     async def get_history(self, session_id: str) -> list[HistoryItem]:

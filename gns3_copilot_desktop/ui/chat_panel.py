@@ -8,6 +8,7 @@ toggle) to a wide window (sessions beside the conversation).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
 from PyQt6.QtGui import QPalette, QResizeEvent
@@ -22,6 +23,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from gns3_copilot_desktop.core.agent.approval import CallPreview
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.a11y import Announcer
@@ -322,7 +324,16 @@ class ChatPanel(QWidget):
 
     def _approvals(self, requests: list[ApprovalRequest]) -> None:
         self._awaiting_approval = True
-        self.view.show_approvals(requests)
+        card = self.view.show_approvals(requests)
+        session_id, backend = self.session_id, self._backend
+        if session_id is not None:
+            # edited arguments are checked by the session's own backend before Approve counts
+
+            async def preview(pending: ApprovalRequest, arguments: dict[str, Any]) -> CallPreview:
+                return await backend.preview_call(session_id, pending, arguments)
+
+            for item in card.items:
+                item.set_previewer(preview)
         self.announcer.announce(
             QCoreApplication.translate(
                 "ChatPanel", "Approval needed for %n tool call(s).", "", len(requests)

@@ -1032,6 +1032,8 @@ class MessageView(QScrollArea):
             if card is not None and decision.action == "reject":
                 card.finish("rejected", decision.reason or "")
             elif card is not None:
+                if decision.arguments is not None:  # it runs with the user's edits
+                    card.arguments = dict(decision.arguments)
                 card.set_state(ToolState.QUEUED)
         self.decisions_made.emit(decisions)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PyQt6.QtCore import QCoreApplication
 
@@ -32,6 +32,7 @@ from gns3_copilot_desktop.ui.service_backend import (
 )
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.agent.approval import CallPreview
     from gns3_copilot_desktop.core.practice.engine import PracticeEngine
     from gns3_copilot_desktop.core.sessions.models import SessionInfo
 
@@ -83,6 +84,23 @@ class RemoteBackend:
         async with contextlib.aclosing(stream):
             async for chunk in stream:
                 yield chunk
+
+    async def preview_call(
+        self, session_id: str, pending: ApprovalRequest, arguments: dict[str, Any]
+    ) -> CallPreview:
+        """Edits cannot be checked here: the tools, the consoles' logins and the lab reads are
+        on the service's computer, and its Chat API has no way to ask what an edited call would
+        do. The card then offers the call only as proposed (Approve as shown, or Reject)."""
+        from gns3_copilot_desktop.core.agent.approval import CallPreview
+
+        return CallPreview(
+            problem=QCoreApplication.translate(
+                "RemoteBackend",
+                "Edits cannot be checked on a copilot service on another computer: Approve "
+                "the call as shown or Reject it.",
+            ),
+            can_edit=False,
+        )
 
     # --- history and sessions ---------------------------------------------------------------
 
@@ -247,6 +265,12 @@ class BackendChoice:
     def resume(self, session_id: str, decisions: list[UserDecision]) -> AsyncIterator[ChatChunk]:
         """Continue a turn that waited for approvals."""
         return self.current.resume(session_id, decisions)
+
+    async def preview_call(
+        self, session_id: str, pending: ApprovalRequest, arguments: dict[str, Any]
+    ) -> CallPreview:
+        """A pending call's card recomputed from edited arguments."""
+        return await self.current.preview_call(session_id, pending, arguments)
 
     async def get_history(self, session_id: str) -> list[HistoryItem]:
         """The session's transcript, oldest first."""

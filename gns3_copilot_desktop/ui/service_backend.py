@@ -35,7 +35,7 @@ from gns3_copilot_desktop.ui.backend import (
 
 if TYPE_CHECKING:
     # Importing the sessions package loads LangGraph's checkpointer: not before the window shows.
-    from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+    from gns3_copilot_desktop.core.agent.approval import ApprovalDecision, CallPreview
     from gns3_copilot_desktop.core.agent.context import RunContext
     from gns3_copilot_desktop.core.agent.service import AgentService
     from gns3_copilot_desktop.core.gns3 import Gns3Client
@@ -134,6 +134,27 @@ class ServiceBackend:
     ) -> list[str]:
         pending = await service.pending_approvals(session_id)
         return [r.tool_name for r in pending if r.tool_call_id in call_ids]
+
+    async def preview_call(
+        self, session_id: str, pending: ApprovalRequest, arguments: dict[str, Any]
+    ) -> CallPreview:
+        """`pending`'s card recomputed from edited `arguments`, with the lab read now through
+        the turn's own run context and tools (`core.agent.approval.preview_call`). The call is
+        looked up among the session's pending ones: the card never chooses the tool."""
+        from gns3_copilot_desktop.core.agent.approval import (
+            NOT_PENDING_TEXT,
+            CallPreview,
+            preview_call,
+        )
+
+        project_id, service = await self._service()
+        waiting = await service.pending_approvals(session_id)
+        stored = next((r for r in waiting if r.tool_call_id == pending.tool_call_id), None)
+        if stored is None:
+            return CallPreview(problem=NOT_PENDING_TEXT)
+        mode = (await service.store.get_session(session_id)).mode
+        context = await self.workspace.run_context(project_id)
+        return await preview_call(self.workspace.tools(), stored, arguments, context, mode=mode)
 
     # --- history and sessions ---------------------------------------------------------------
 
@@ -313,7 +334,11 @@ def history_items(
                 if call.id in decided
             ]
         elif message.role == "tool" and message.tool_call_id:
-            items.append(_tool_record(message, arguments.get(message.tool_call_id, {})))
+            # a call the user edited before approving ran with the arguments its result keeps
+            ran_with = message.metadata.get("arguments")
+            if not isinstance(ran_with, dict):
+                ran_with = arguments.get(message.tool_call_id, {})
+            items.append(_tool_record(message, ran_with))
     return items
 
 

@@ -16,182 +16,207 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="74" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="75" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="87" />
-        <source>Argument %1</source>
-        <translation>参数 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="218" />
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="220" />
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="257" />
-        <source>Destructive: %1</source>
-        <translation>破坏性操作：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="259" />
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="139" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="186" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="192" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="268" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="444" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="309" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="269" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="400" />
-        <source>Approve %1</source>
-        <translation>批准 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
-        <source>Reject %1</source>
-        <translation>拒绝 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
         <source>Always allow %1 here</source>
         <translation>在此项目中始终允许 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
         <source>Later calls of %1 in this project run without asking.</source>
         <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="437" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="302" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="448" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="319" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
+        <source>Destructive: %1</source>
+        <translation>破坏性操作：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="349" />
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
+        <source>Approve %1</source>
+        <translation>批准 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
+        <source>Reject %1</source>
+        <translation>拒绝 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
+        <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
+        <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="415" />
+        <source>Checking your edits against the lab…</source>
+        <translation>正在对照实验拓扑检查你的修改…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="446" />
+        <source>Not possible as edited: %1</source>
+        <translation>按修改后的参数无法执行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
+        <source>Checked against the lab: the card shows your edits.</source>
+        <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="507" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="509" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="520" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="523" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="496" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="525" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="671" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="678" />
+        <source>sent: %1</source>
+        <translation>已发送：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="682" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="708" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="713" />
         <source>The assistant wants to run %n tool call(s):</source>
         <translation>
             <numerusform>助手想要执行 %n 个工具调用：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="729" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="732" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="720" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="780" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="49" />
+        <source>Argument %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="221" />
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="223" />
+        <source>no</source>
+        <translation>否</translation>
     </message>
 </context><context>
     <name>BackendChoice</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="234" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="252" />
         <source>Importing a conversation works when the copilot runs on this computer.</source>
         <translation>只有当副驾驶在本机运行时才能导入对话。</translation>
     </message>
@@ -205,71 +230,71 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="237" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="204" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="93" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="230" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="322" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="338" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="352" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="361" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="364" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1885,7 +1910,7 @@
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1047" />
+        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1049" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -1914,18 +1939,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="526" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="200" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="202" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -2562,60 +2587,65 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="97" />
+        <source>Edits cannot be checked on a copilot service on another computer: Approve the call as shown or Reject it.</source>
+        <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="163" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="174" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="55" />
         <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="67" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="361" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="365" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="375" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="418" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="427" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="433" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="439" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="445" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from gns3_copilot_desktop.core.agent.approval import CallPreview
 from gns3_copilot_desktop.core.protocol import (
     ApprovalRequest,
     ChatChunk,
@@ -170,6 +171,13 @@ class ScriptedBackend:
             self.streams_closed += 1
             if text:
                 self.histories.setdefault(session_id, []).append(AssistantTurn("".join(text)))
+
+    async def preview_call(
+        self, session_id: str, pending: ApprovalRequest, arguments: dict[str, Any]
+    ) -> CallPreview:
+        """The scripted backend has no tools and no lab: edits are never checked here, so the
+        card offers the call only as proposed (as with a remote copilot service)."""
+        return CallPreview(problem="The scripted backend cannot check edits.", can_edit=False)
 
     async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
         """The scripted pending approvals of a session (see `pending`)."""

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QTextDocument
 from PyQt6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox
 from pytestqt.qtbot import QtBot
 
+from gns3_copilot_desktop.core.agent.approval import CallPreview
 from gns3_copilot_desktop.core.agent.tools.change_tools import CreateNodesArgs, DeleteNodesArgs
 from gns3_copilot_desktop.core.agent.tools.device_tools import ConfigureDevicesArgs
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision
+from gns3_copilot_desktop.ui.qt_async import pending_tasks
 
 SCHEMA = {
     "type": "object",
@@ -78,6 +84,29 @@ def _card(
     return card, got
 
 
+class EchoPreviews:
+    """The card's previewer for these widget tests: answers with the request as edited (its
+    summary naming the arguments), at once or when the test opens that answer's gate. The real
+    previewer, the backend reading the lab, is proven in test_approval_card_live.py."""
+
+    def __init__(self, hold: bool = False) -> None:
+        self.asked: list[dict[str, Any]] = []
+        self.gates: list[asyncio.Event] = []
+        self.hold = hold
+
+    async def __call__(self, pending: ApprovalRequest, arguments: dict[str, Any]) -> CallPreview:
+        self.asked.append(arguments)
+        gate = asyncio.Event()
+        self.gates.append(gate)
+        if not self.hold:
+            gate.set()
+        await gate.wait()
+        summary = f"{pending.tool_name} {arguments}"
+        return CallPreview(
+            request=pending.model_copy(update={"arguments": arguments, "summary": summary})
+        )
+
+
 def _visible_texts(card: ApprovalCard) -> str:
     """What a person reads on the card (rich text as it is displayed)."""
     shown = []
@@ -105,9 +134,11 @@ def test_approve_collapses_the_card_to_one_line(qtbot: QtBot) -> None:
     assert len(got) == 1
 
 
+@pytest.mark.usefixtures("qasync_loop")
 def test_edits_from_the_form_are_returned(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _request())
     item = card.items[0]
+    item.set_previewer(EchoPreviews())
     assert not item.form_widget.isVisible()
     item.edit_button.click()
     fields = {f.name: f.widget for f in item.fields}
@@ -115,6 +146,11 @@ def test_edits_from_the_form_are_returned(qtbot: QtBot) -> None:
     fields["name"].clear()
     qtbot.keyClicks(fields["name"], "Core1")
     item.always.setChecked(True)
+    assert not item.approve.isEnabled()  # not before the edit is checked
+    item.approve.click()
+    assert got == []
+    qtbot.waitUntil(item.approve.isEnabled, timeout=5000)
+    assert "Core1" in item.title.text()  # the title is the edited call's
     item.approve.click()
     assert got == [
         [
@@ -171,9 +207,11 @@ def test_approve_all_decides_every_call(qtbot: QtBot) -> None:
     assert [d.action for d in got[0]] == ["approve", "approve"]
 
 
+@pytest.mark.usefixtures("qasync_loop")
 def test_a_configuration_push_is_readable_and_editable_per_device(qtbot: QtBot) -> None:
     card, got = _card(qtbot, _push())
     item = card.items[0]
+    item.set_previewer(EchoPreviews())
     blocks = [b for b in card.findChildren(QPlainTextEdit) if b.isVisibleTo(card)]
     assert [b.toPlainText() for b in blocks] == [
         "interface Gi0/0\n ip address 10.0.0.1 255.0.0.0",
@@ -190,6 +228,7 @@ def test_a_configuration_push_is_readable_and_editable_per_device(qtbot: QtBot) 
     assert "None" not in item.details_label.text()
     # editing a block as text is what runs
     blocks[1].setPlainText("router ospf 1\n network 10.0.0.0 0.255.255.255 area 0\n\n")
+    qtbot.waitUntil(item.approve.isEnabled, timeout=5000)
     item.approve.click()
     [decision] = got[0]
     assert decision.arguments is not None
@@ -285,3 +324,71 @@ def test_the_push_is_shown_against_the_running_configuration_as_plain_text(
     assert view.toPlainText() == hostile  # shown as the device printed it, never as markup
     blocks = [b for b in card.findChildren(QPlainTextEdit) if not b.isReadOnly()]
     assert len(blocks) == 2  # the editable lines stay what runs; the diff is only shown
+
+
+@pytest.mark.usefixtures("qasync_loop")
+def test_edits_are_checked_once_typing_pauses_and_a_stale_answer_is_dropped(
+    qtbot: QtBot,
+) -> None:
+    card, got = _card(qtbot, _delete())
+    item = card.items[0]
+    previews = EchoPreviews(hold=True)  # answers wait until the test opens their gate
+    item.set_previewer(previews)
+    item.edit_button.click()
+    [nodes] = [f.widget for f in item.fields if f.name == "nodes"]
+    assert isinstance(nodes, QLineEdit)
+    for name in "R9", "R1", "R10":  # typed quickly: one check, for the text typing paused on
+        nodes.setText(f'["R3", "SW1", "{name}"]')
+    qtbot.waitUntil(lambda: len(previews.asked) == 1, timeout=5000)
+    assert previews.asked == [{"nodes": ["R3", "SW1", "R10"]}]
+    nodes.setText('["R3", "SW1", "R11"]')  # typed while the first answer is on its way
+    qtbot.waitUntil(lambda: len(previews.asked) == 2, timeout=5000)
+    assert not item.approve.isEnabled()
+    previews.gates[1].set()  # the newest answer first...
+    qtbot.waitUntil(item.approve.isEnabled, timeout=5000)
+    assert "R11" in item.title.text()
+    previews.gates[0].set()  # ...then the older one arrives: it changes nothing
+    qtbot.waitUntil(
+        lambda: not [t for t in pending_tasks() if t.get_name() == "preview-edits"], timeout=5000
+    )
+    assert "R11" in item.title.text() and "R10" not in item.title.text()
+    assert item.approve.isEnabled()
+    item.approve.click()
+    assert got[0][0].arguments == {"nodes": ["R3", "SW1", "R11"]}
+
+
+@pytest.mark.usefixtures("qasync_loop")
+def test_a_refused_edit_keeps_approve_off_and_says_why_as_plain_text(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _delete())
+    item = card.items[0]
+
+    async def refuse(pending: ApprovalRequest, arguments: dict[str, Any]) -> CallPreview:
+        return CallPreview(problem="No node is named <b>R9</b>.")
+
+    item.set_previewer(refuse)
+    item.edit_button.click()
+    [nodes] = [f.widget for f in item.fields if f.name == "nodes"]
+    assert isinstance(nodes, QLineEdit)
+    nodes.setText('["R9"]')
+    qtbot.waitUntil(lambda: "R9" in item.edit_status.text(), timeout=5000)
+    assert item.edit_status.textFormat() == Qt.TextFormat.PlainText
+    assert "Not possible as edited" in item.edit_status.text()
+    assert not item.approve.isEnabled()
+    item._approve_clicked()
+    assert got == []
+    nodes.setText('["R3", "SW1"]')  # back to the proposal: nothing to check
+    assert item.approve.isEnabled() and not item.edit_status.isVisible()
+    item.approve.click()
+    assert got[0][0].arguments is None
+
+
+def test_a_card_that_cannot_check_edits_offers_the_call_only_as_proposed(qtbot: QtBot) -> None:
+    card, got = _card(qtbot, _push())
+    item = card.items[0]  # no previewer: a copilot service on another computer, say
+    block = next(iter(item.text_blocks.values()))
+    block.setPlainText("interface Gi0/0\n ip address 10.9.9.9 255.0.0.0")
+    assert block.isReadOnly() and block.toPlainText().endswith("10.0.0.1 255.0.0.0")
+    assert "Approve the call as shown or Reject it" in item.edit_status.text()
+    assert item.approve.isEnabled() and not item.edit_button.isVisible()
+    item.approve.click()
+    assert got[0][0].arguments is None

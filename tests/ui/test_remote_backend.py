@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from PyQt6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
@@ -211,7 +212,18 @@ def test_approving_in_the_dock_runs_the_change_on_the_gns3_server(
     waiting = run(qtbot, backend.pending_approvals(session_id))
     assert [r.tool_call_id for r in waiting] == ["call_create"]
 
-    card.items[0].approve.click()
+    # edits cannot be checked on the service: the card goes back to the proposal and says so
+    item = card.items[0]
+    item.edit_button.click()
+    [field] = [f.widget for f in item.fields if f.name == "nodes"]
+    assert isinstance(field, QLineEdit)
+    field.setText('[{"template": "VPCS", "name": "PC-edited"}]')
+    assert not item.approve.isEnabled()
+    qtbot.waitUntil(lambda: "another computer" in item.edit_status.text(), timeout=WAIT_MS)
+    assert "PC-remote" in field.text() and not field.isEnabled()
+    assert item.approve.isEnabled() and not item.edit_button.isVisible()
+
+    item.approve.click()
     qtbot.waitUntil(lambda: "PC-remote is on the canvas." in _answers(panel), timeout=WAIT_MS)
     _wait_finished(panel, qtbot)
     assert _node_names(gns3_server, gns3_token, pid) == ["PC-remote"]

@@ -555,8 +555,10 @@ class _ToolNode:
             assert run is not None
             with progress.reporting(_progress_writer(writer, call)):
                 result, status = await self._execute(call.name, run, ctx)
+        ran_with: dict[str, Any] = {}
         if run is not None and decision is not None and decision.action == "edit":
-            edited = json.dumps(run.args.model_dump(mode="json"), ensure_ascii=False)
+            ran_with = {"arguments": run.args.model_dump(mode="json")}  # the transcript's card
+            edited = json.dumps(ran_with["arguments"], ensure_ascii=False)
             result = result.model_copy(update={"text": f"{EDITED_TEXT} {edited}\n{result.text}"})
         text, cut = truncate_text(result.text, ctx.limits.max_tool_output_chars)
         truncated = cut or result.truncated
@@ -585,6 +587,7 @@ class _ToolNode:
                 "duration_ms": duration_ms,
                 "truncated": truncated,
                 "summary": summary,
+                **ran_with,
             },
         )
 

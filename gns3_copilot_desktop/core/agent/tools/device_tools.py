@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import ipaddress
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -50,10 +51,17 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
-from gns3_copilot_desktop.core.undo.config import RestoreLines, restore_lines
+from gns3_copilot_desktop.core.undo.config import (
+    RestoreLines,
+    VpcsSettings,
+    family_of,
+    restore_lines,
+    vpcs_settings,
+)
 from gns3_copilot_desktop.core.undo.record import RestoreConfig, with_undo
 
 if TYPE_CHECKING:
@@ -344,10 +352,17 @@ def config_changes(outcome: DeviceOutcome) -> str | None:
     return f"Running configuration changes ({before.command}):\n" + "\n".join(diff)
 
 
-def config_preview(lines: Sequence[str], running: str) -> tuple[str, int, int]:
+def config_preview(
+    lines: Sequence[str], running: str, read_command: str = ""
+) -> tuple[str, int, int]:
     """The lines to push against the running configuration: ``+`` not there yet, `` `` there.
 
-    Returns the marked text, the count of new lines and of lines already present."""
+    IOS-like and Junos configurations are compared line by line. A VPCS has no configuration
+    text (``show ip`` prints its state), so its lines are compared with the state they would
+    set (`vpcs_preview`). Returns the marked text, the count of new lines and of lines already
+    present."""
+    if family_of(read_command) is DeviceKind.VPCS:
+        return vpcs_preview(lines, running)
     present = {" ".join(line.split()) for line in running.splitlines()}
     marked = []
     new = 0
@@ -356,6 +371,70 @@ def config_preview(lines: Sequence[str], running: str) -> tuple[str, int, int]:
         new += not there
         marked.append(("  " if there else "+ ") + line)
     return "\n".join(marked), new, len(lines) - new
+
+
+def vpcs_preview(lines: Sequence[str], show_ip: str) -> tuple[str, int, int]:
+    """A VPCS's lines against its state as ``show ip`` printed it: a line is there (`` ``) when
+    the device already has what it sets (``ip`` address and mask, and the gateway when the line
+    gives one; ``set pcname``; ``clear ip``), new (``+``) otherwise. Each line is compared with
+    the state the lines before it leave; a line that sets nothing known (``ip dhcp``, ``save``,
+    a ping) always runs, so it is ``+``."""
+    state = vpcs_settings(show_ip)
+    marked: list[str] = []
+    new = 0
+    for line in lines:
+        there, state = _vpcs_line(line, state)
+        new += not there
+        marked.append(("  " if there else "+ ") + line)
+    return "\n".join(marked), new, len(lines) - new
+
+
+def _vpcs_line(line: str, state: VpcsSettings) -> tuple[bool, VpcsSettings]:
+    """Whether ``line`` changes nothing of `state`, and the state after it."""
+    words = line.split()
+    if words[:1] == ["ip"] and (target := vpcs_ip_target(words[1:])) is not None:
+        address, gateway = target
+        there = address == state.address and gateway in (None, state.gateway)
+        return there, VpcsSettings(state.name, address, gateway or state.gateway)
+    if words[:2] == ["set", "pcname"] and len(words) == 3:
+        return words[2] == state.name, VpcsSettings(words[2], state.address, state.gateway)
+    if words == ["clear", "ip"]:
+        there = state.address is None and state.gateway is None
+        return there, VpcsSettings(state.name, None, None)
+    return False, state
+
+
+def vpcs_ip_target(args: Sequence[str]) -> tuple[ipaddress.IPv4Interface, str | None] | None:
+    """The address/mask and gateway a VPCS ``ip`` command sets, or None for the other forms
+    (``dhcp``, ``dns``, IPv6...). VPCS takes ``address[/len] [gateway] [mask]`` in either
+    order, the mask as ``/26``, ``26`` or ``255.255.255.192``, /24 when none is given."""
+    if not args or len(args) > 3:
+        return None
+    head, _, length = args[0].partition("/")
+    prefix: str | None = length or None
+    gateway: str | None = None
+    try:
+        ipaddress.IPv4Address(head)
+        for word in args[1:]:
+            if word.removeprefix("/").isdigit() and prefix is None:
+                prefix = word.removeprefix("/")
+            elif _is_netmask(word) and prefix is None:
+                prefix = word
+            elif gateway is None:
+                gateway = str(ipaddress.IPv4Address(word))
+            else:
+                return None
+        return ipaddress.IPv4Interface(f"{head}/{prefix or 24}"), gateway
+    except ValueError:
+        return None
+
+
+def _is_netmask(word: str) -> bool:
+    """A dotted mask (``255.255.255.0``): never taken for a gateway."""
+    try:
+        return ipaddress.IPv4Network(f"0.0.0.0/{word}").prefixlen > 0 and "." in word
+    except ValueError:
+        return False
 
 
 def _outcome_card(outcome: DeviceOutcome) -> dict[str, Any]:
@@ -506,7 +585,7 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
                 why = outcome.error or "no command shows its running configuration"
                 parts.append(f"{device.node}: running configuration not read ({why})")
                 continue
-            marked, new, there = config_preview(device.lines, running.output)
+            marked, new, there = config_preview(device.lines, running.output, running.command)
             parts.append(f"{device.node}: {new} new line(s), {there} already there")
             blocks.append(f"== {device.node} ({running.command}) ==\n{marked}")
         return Consequence("; ".join(parts), "\n".join(blocks) or None)
