@@ -59,7 +59,7 @@ from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
 from gns3_copilot_desktop.ui.theme import colors
 from gns3_copilot_desktop.ui.topology_card import TopologyCard
-from gns3_copilot_desktop.ui.undo_view import ChangeUndo, nothing_text, outcome_text, question_text
+from gns3_copilot_desktop.ui.undo_view import ChangeUndo, nothing_text, outcome_text, question_box
 
 log = logging.getLogger(__name__)
 
@@ -619,7 +619,7 @@ class CopilotHeader(QWidget):
                 if view.restores
                 else QCoreApplication.translate("CopilotHeader", "Undo this change")
             )
-            if not await self._confirm(title, question_text(plan)):
+            if not await self._ask(question_box(title, plan, self.window())):
                 view.set_result("", done=False)
                 return False
             view.state.setText(QCoreApplication.translate("CopilotHeader", "Undoing…"))
@@ -653,6 +653,10 @@ class CopilotHeader(QWidget):
         )
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.setTextFormat(Qt.TextFormat.PlainText)  # lab names and device lines are data
+        return await self._ask(box)
+
+    async def _ask(self, box: QMessageBox) -> bool:
+        """Show ``box`` (Ok / Cancel) and wait for the answer: True for Ok."""
         self.confirm_box = box
         answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

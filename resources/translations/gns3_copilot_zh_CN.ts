@@ -3180,8 +3180,8 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
-        <source>(+%1 more lines)</source>
-        <translation>（另有 %1 行）</translation>
+        <source>Read every action and every line below before you approve.</source>
+        <translation>批准前请阅读下面的每个操作和每一行。</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />

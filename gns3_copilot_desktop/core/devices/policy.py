@@ -257,6 +257,10 @@ def _hides_command(words: list[str], kind: DeviceKind) -> str | None:
     return None
 
 
+def _host_path(arg: str) -> bool:
+    return "/" in arg or "\\" in arg or ".." in arg or arg.startswith("~")
+
+
 def _strip_prefixes(words: list[str]) -> list[str]:
     while words:
         head = words[0]
@@ -328,12 +332,12 @@ def _check_shell_part(words: list[str], kind: DeviceKind, depth: int = 0) -> str
         re.match(r"^/dev/" + _HARMLESS_DEV, a) for a in args
     ):
         return "writing into a device file can overwrite a disk or reset the device"
-    if kind in (DeviceKind.VPCS, DeviceKind.AUTO) and _VPCS_FILE_RE.match(program) and args:
-        if any("/" in a or "\\" in a or ".." in a or a.startswith("~") for a in args):
-            return (
-                f"on VPCS '{program}' with a path reads or writes a file of the machine that "
-                "runs GNS3, outside the node's folder"
-            )
+    vpcs = kind in (DeviceKind.VPCS, DeviceKind.AUTO)
+    if vpcs and _VPCS_FILE_RE.match(program) and any(_host_path(a) for a in args):
+        return (
+            f"on VPCS '{program}' with a path reads or writes a file of the machine that "
+            "runs GNS3, outside the node's folder"
+        )
     if (
         kind in (DeviceKind.VPCS, DeviceKind.AUTO)
         and len(program) >= 1
@@ -379,7 +383,9 @@ def _check_line(text: str, kind: DeviceKind, depth: int = 0) -> str | None:
         reason = reason or "an EEM applet action or event that reloads the device"
     unquoted = " ".join(_shell_words(text))
     bomb = _FUNCTION_RE.search(text)
-    if bomb and re.search(rf"(?:^|[\s;&|{{(]){re.escape(bomb.group(1))}(?:$|[\s;&|}})])", bomb.group(2)):
+    if bomb and re.search(
+        rf"(?:^|[\s;&|{{(]){re.escape(bomb.group(1))}(?:$|[\s;&|}})])", bomb.group(2)
+    ):
         reason = reason or "a shell function that calls itself (a fork bomb) takes the host down"
     for regex, why in _LINE_RULES:
         reason = reason or (why if regex.search(text) or regex.search(unquoted) else None)

@@ -325,9 +325,7 @@ def is_read_only_command(command: str) -> bool:
 _EXPANSION_RE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[\\'\"]")
 _HAZARDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(
-            r"\b(?:reboot|reload|poweroff|halt|kexec|sysrq|init\s+[06]|shutdown\s+-[rh])\b"
-        ),
+        re.compile(r"\b(?:reboot|reload|poweroff|halt|kexec|sysrq|init\s+[06]|shutdown\s+-[rh])\b"),
         "may reboot the device",
     ),
     (
