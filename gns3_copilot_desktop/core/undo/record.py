@@ -48,7 +48,7 @@ NODE_FIELDS = (
 
 MAX_FILE_CHARS = 65_536
 """Largest node file a record keeps (a VPCS startup file is a few hundred characters)."""
-_FILE_NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+_FILE_NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 
 
 def node_file_problem(name: str, text: str) -> str | None:
@@ -57,7 +57,7 @@ def node_file_problem(name: str, text: str) -> str | None:
     or control character (``../../../../../access/users`` would reach another endpoint). The
     text is run by VPCS when the node starts, so each line passes the console's refusal list
     (a ``!`` line would run on the machine that runs GNS3)."""
-    if not _FILE_NAME_RE.match(name) or ".." in name:
+    if not _FILE_NAME_RE.fullmatch(name) or ".." in name:
         return f"the file name {name[:80]!r} is not a plain name"
     if len(text) > MAX_FILE_CHARS:
         return f"the file {name} is longer than {MAX_FILE_CHARS} characters"
