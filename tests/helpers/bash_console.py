@@ -31,6 +31,7 @@ from pathlib import Path
 
 IAC = 255
 PROMPT = "lab@bash:~$ "
+RAW_TIMEOUT_S = 10.0
 
 
 @dataclass
@@ -81,14 +82,14 @@ class BashConsole:
                 os.kill(pid, signal.SIGKILL)
         await asyncio.to_thread(_reap, self.pids)
 
-    async def send_raw(self, data: bytes, timeout: float = 10.0) -> str:
+    async def send_raw(self, data: bytes) -> str:
         """Type ``data`` and a line end into a new shell of this server, as they are, and
         return what the shell printed once it has run them (a marker command is typed after
         them and awaited)."""
         reader, writer = await asyncio.open_connection(self.host, self.port)
         seen = b""
         try:
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(RAW_TIMEOUT_S):
                 while not seen.endswith(PROMPT.encode()):
                     seen += await reader.read(4096)
                 writer.write(data + b"\r")

@@ -68,7 +68,7 @@ async def _type_raw(name: str, port: int, lines: list[str]) -> dict[str, Any]:
     target = ConsoleTarget(name, "127.0.0.1", port, DeviceKind.VPCS)
     async with DeviceConsole(target, None, ConsoleOptions(command_timeout=15)) as console:
         for line in lines:
-            console._writer.write(line.encode() + b"\r\n")  # noqa: SLF001 - past the gate
+            console._writer.write(line.encode() + b"\r\n")  # past the gate
         [result] = await console.run_commands(["show ip"])
     return {"raw": result.output}
 
