@@ -65,7 +65,7 @@ from gns3_copilot_desktop.ui.undo_view import (
     already_undone_text,
     nothing_text,
     outcome_text,
-    question_text,
+    question_box,
     undo_call_id,
 )
 
@@ -589,7 +589,7 @@ class CopilotHeader(QWidget):
                 outcome.set_undone(nothing_text(plan))
                 return False
             title = QCoreApplication.translate("CopilotHeader", "Undo the lab plan")
-            if not await self._confirm(title, question_text(plan)):
+            if not await self._ask(question_box(title, plan, self.window())):
                 outcome.set_undone("", done=False)
                 return False
             outcome.state.setText(QCoreApplication.translate("CopilotHeader", "Undoing…"))
@@ -679,7 +679,7 @@ class CopilotHeader(QWidget):
                 if view.restores
                 else QCoreApplication.translate("CopilotHeader", "Undo this change")
             )
-            if not await self._confirm(title, question_text(plan)):
+            if not await self._ask(question_box(title, plan, self.window())):
                 view.set_result("", done=False)
                 return False
             view.state.setText(QCoreApplication.translate("CopilotHeader", "Undoing…"))
@@ -742,6 +742,10 @@ class CopilotHeader(QWidget):
         )
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.setTextFormat(Qt.TextFormat.PlainText)  # lab names and device lines are data
+        return await self._ask(box)
+
+    async def _ask(self, box: QMessageBox) -> bool:
+        """Show ``box`` (Ok / Cancel) and wait for the answer: True for Ok."""
         self.confirm_box = box
         answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -5,21 +5,35 @@ configuration push offers "Restore this configuration…". Clicking asks the cop
 undo against the project as it is now; the user then reads every action (and every line that
 would be pushed) and what no longer applies, and approves or cancels. Texts from the core go
 through `core_text`; lab names and configuration lines are shown as plain text, never markup.
+The question lists every action and every line in a scrolling box (`question_box`): a restore's
+lines come from what a device printed, so none is ever cut from what the user approves.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PyQt6.QtCore import QCoreApplication, pyqtSignal
-from PyQt6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6.QtGui import QFontDatabase
+from PyQt6.QtWidgets import (
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from gns3_copilot_desktop.core.undo.apply import UndoOutcome, UndoPlan
 from gns3_copilot_desktop.core.undo.record import RestoreConfig, UndoRecord
 from gns3_copilot_desktop.ui.core_text import core_text
 
-MAX_SHOWN_LINES = 40
-"""Configuration lines listed per action in the question (the rest are counted)."""
+QUESTION_MIN_WIDTH = 460
+QUESTION_MIN_HEIGHT = 240
+"""The scrolling list's least size in the question (it scrolls past that, never cuts)."""
 
 
 class ChangeUndo(QWidget):
@@ -89,19 +103,12 @@ def already_undone_text() -> str:
 
 
 def question_text(plan: UndoPlan) -> str:
-    """The confirmation's text: each action (with its lines), then what no longer applies."""
+    """The confirmation's text: each action with every line it pushes, then what no longer
+    applies."""
     parts = [QCoreApplication.translate("UndoView", "This will:")]
     for action in plan.actions:
         parts.append(f"• {core_text(action.text)}")
-        shown = list(action.lines[:MAX_SHOWN_LINES])
-        parts += [f"      {line}" for line in shown]
-        if len(action.lines) > len(shown):
-            parts.append(
-                "      "
-                + QCoreApplication.translate("UndoView", "(+%1 more lines)").replace(
-                    "%1", str(len(action.lines) - len(shown))
-                )
-            )
+        parts += [f"      {line}" for line in action.lines]
     if plan.skipped:
         parts.append("")
         parts.append(
@@ -109,6 +116,34 @@ def question_text(plan: UndoPlan) -> str:
         )
         parts += [f"• {core_text(reason)}" for reason in plan.skipped]
     return "\n".join(parts)
+
+
+def question_box(title: str, plan: UndoPlan, parent: QWidget | None = None) -> QMessageBox:
+    """The question asked before an undo: `question_text` whole, in a read-only scrolling box
+    between the heading and the buttons (Cancel is the default)."""
+    heading = QCoreApplication.translate(
+        "UndoView", "Read every action and every line below before you approve."
+    )
+    buttons = QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel
+    box = QMessageBox(QMessageBox.Icon.Warning, title, heading, buttons, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    view = QPlainTextEdit(box)
+    view.setObjectName("undoQuestion")
+    view.setReadOnly(True)
+    view.setPlainText(question_text(plan))  # plain text: lab names and device lines are data
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setMinimumSize(QUESTION_MIN_WIDTH, QUESTION_MIN_HEIGHT)
+    view.setAccessibleName(title)
+    grid = box.layout()
+    button_box = box.findChild(QDialogButtonBox)
+    if isinstance(grid, QGridLayout) and button_box is not None:
+        grid.removeWidget(button_box)
+        row, span = grid.rowCount(), grid.columnCount()
+        grid.addWidget(view, row, 0, 1, span)
+        grid.addWidget(button_box, row + 1, 0, 1, span)
+    return box
 
 
 def nothing_text(plan: UndoPlan) -> str:

@@ -590,77 +590,77 @@
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="784" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="788" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="897" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="901" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="908" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="963" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="964" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="968" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="966" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="970" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="969" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="981" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="989" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="993" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="995" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="999" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1021" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1027" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1031" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -3340,72 +3340,74 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>UndoView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="39" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="53" />
         <source>Restore this configuration…</source>
         <translation>恢复此配置…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="54" />
         <source>Push back the lines that take the devices to the configuration they ran before this change (you see every line first)</source>
         <translation>推回能让设备回到此更改之前所运行配置的各行（会先让您看到每一行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="46" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="60" />
         <source>Undo…</source>
         <translation>撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="61" />
         <source>Undo this change (you see what will happen first)</source>
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="85" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="102" />
         <source>Already undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="108" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="101" />
-        <source>(+%1 more lines)</source>
-        <translation>（另有 %1 行）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="115" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="124" />
+        <source>(+%1 more lines)</source>
+        <translation>（另有 %1 行）</translation>
+        <source>Read every action and every line below before you approve.</source>
+        <translation>批准前请阅读下面的每个操作和每一行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="152" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="158" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="161" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="165" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="169" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>

@@ -6,6 +6,12 @@ working folder whose HOME is inside it, with a plain ``lab@bash:~$`` prompt. Wha
 goes to the terminal as typed (telnet negotiation bytes are dropped); readline applies backspace,
 Ctrl-U and escape sequences as it would for a person at a console. The server listens on
 127.0.0.1 and kills its shells by PID when it stops.
+
+``seven_bit=True`` makes it a console that drops the 8th bit, like a serial line or Cisco IOS by
+default: the terminal strips every byte to 7 bits (``stty istrip``) and bash reads it without
+readline (``--noediting``), since readline turns ``istrip`` off while it reads a line.
+`BashConsole.send_raw` types bytes into a shell of its own, past every check of the app (to show
+that an attack is real).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 
 IAC = 255
 PROMPT = "lab@bash:~$ "
+RAW_TIMEOUT_S = 10.0
 
 
 @dataclass
@@ -34,6 +41,7 @@ class BashConsole:
     workdir: Path
     host: str = "127.0.0.1"
     port: int = 0
+    seven_bit: bool = False
     pids: list[int] = field(default_factory=list)
     _server: asyncio.Server | None = None
 
@@ -74,6 +82,27 @@ class BashConsole:
                 os.kill(pid, signal.SIGKILL)
         await asyncio.to_thread(_reap, self.pids)
 
+    async def send_raw(self, data: bytes) -> str:
+        """Type ``data`` and a line end into a new shell of this server, as they are, and
+        return what the shell printed once it has run them (a marker command is typed after
+        them and awaited)."""
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        seen = b""
+        try:
+            async with asyncio.timeout(RAW_TIMEOUT_S):
+                while not seen.endswith(PROMPT.encode()):
+                    seen += await reader.read(4096)
+                writer.write(data + b"\r")
+                writer.write(b"echo RAW-$((6*7))-DONE\r")
+                while b"RAW-42-DONE" not in seen:
+                    chunk = await reader.read(4096)
+                    if not chunk:
+                        break
+                    seen += chunk
+        finally:
+            writer.close()
+        return seen.decode(errors="replace")
+
     def _spawn(self) -> tuple[int, int]:
         home = self.workdir / "home"
         home.mkdir(exist_ok=True)
@@ -87,8 +116,14 @@ class BashConsole:
         }
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        args = ["bash", "--norc", "--noprofile", "-i"]
+        if self.seven_bit:
+            attrs = termios.tcgetattr(slave)
+            attrs[0] |= termios.ISTRIP  # stty istrip
+            termios.tcsetattr(slave, termios.TCSANOW, attrs)
+            args = ["bash", "--norc", "--noprofile", "--noediting", "-i"]
         process = subprocess.Popen(
-            ["bash", "--norc", "--noprofile", "-i"],
+            args,
             stdin=slave,
             stdout=slave,
             stderr=slave,

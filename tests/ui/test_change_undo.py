@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QLabel, QMessageBox
+from PyQt6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ChatChunk
@@ -151,7 +151,9 @@ def test_undo_lists_the_actions_asks_and_brings_a_deleted_link_back(
         box = app.header.confirm_box
         assert box is not None
         assert box.textFormat() == Qt.TextFormat.PlainText  # a node name is never markup
-        text = box.text()
+        view = box.findChild(QPlainTextEdit, "undoQuestion")
+        assert view is not None and view.isReadOnly()
+        text = view.toPlainText()
         assert "bring back link PC1 Ethernet0 <-> <b>PC2</b> Ethernet0" in text
         assert "PC9 is not in the project" in text  # what no longer applies is said
         box.done(button.value)

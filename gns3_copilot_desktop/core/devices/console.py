@@ -7,7 +7,8 @@ Output is the text between the command's echo and the next prompt, as it would s
 screen (`terminal.screen_text`), with ``\\n`` line ends, cut to size (`output.truncate_output`).
 
 Every command and configuration line is checked by `policy.check_commands` first: if one of a
-request is refused, nothing of that request is sent. Failures raise `DeviceError` (or its
+request is refused, nothing of that request is sent. Commands go out as printable ASCII only
+(`policy.console_bytes`). Failures raise `DeviceError` (or its
 subclasses here) whose message names the device, the command and what was received.
 """
 
@@ -25,7 +26,7 @@ from typing import Any, Literal
 import telnetlib3
 
 from gns3_copilot_desktop.core.devices.output import truncate_output
-from gns3_copilot_desktop.core.devices.policy import check_commands
+from gns3_copilot_desktop.core.devices.policy import check_commands, console_bytes
 from gns3_copilot_desktop.core.devices.prompts import (
     LOGIN_FAILED_RE,
     PASSWORD_RE,
@@ -465,8 +466,12 @@ class DeviceConsole:
     def _send(self, text: str, *, secret: bool = False) -> None:
         if self._writer is None:
             raise DeviceError(f"The console of {self.target.name} is closed.")
+        # Commands become bytes in one place (`console_bytes`: printable ASCII, checked again
+        # here), so what the gate classified is what the device receives. A saved login is
+        # typed as the user saved it.
+        data = text.encode() if secret else console_bytes(text)
         self.transcript.sent(text, secret=secret)
-        self._writer.write((text + self._options.newline).encode())
+        self._writer.write(data + self._options.newline.encode())
 
     async def _wait(
         self, deadline: float, *, what: str, login: bool, echo: str | None = None

@@ -13,7 +13,10 @@ scrubbed), so the inverse is computed from the difference:
 - VPCS: the name, the address/mask and the gateway as ``show ip`` printed them.
 
 The text comes from a device, so it is data: only lines of plain printable text are ever proposed,
-and the user sees every one of them before anything is sent.
+each passes the same refusal list as a push (`policy.check_command` for the device's family, with
+its configuration-mode forms: an EEM ``action 1.0 reload`` that was in the running configuration
+is left out and named, never pushed back), and the user sees every one of them before anything is
+sent. The console checks them again when they are pushed.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import re
 from dataclasses import dataclass, field
 
 from gns3_copilot_desktop.core.devices.batch import CONFIG_READ, SCRUBBED
+from gns3_copilot_desktop.core.devices.policy import check_command
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 
 MAX_RESTORE_LINES = 200
 """Most lines one restore proposes (a configuration push holds at most as many)."""
 
+_NAMED_REFUSALS = 10
+"""Refused lines named one by one in what was left out (the rest are counted)."""
 _IOS_IGNORED = (
     "Building configuration",
     "Current configuration",
@@ -66,13 +72,19 @@ def restore_lines(read_command: str, before: str, after: str) -> RestoreLines:
         why = f"no way to restore a configuration read by {read_command!r}"
         return RestoreLines(left_out=[why])
     unsafe = [line for line in found.lines if not _PLAIN.match(line)]
-    lines = [line for line in found.lines if _PLAIN.match(line)][:MAX_RESTORE_LINES]
+    plain = [line for line in found.lines if _PLAIN.match(line)]
+    checked = [(line, check_command(line, kind=kind)) for line in plain]
+    allowed = [line for line, why in checked if why is None]
+    refused = [f"'{line}', refused: {why.reason}" for line, why in checked if why is not None]
     left_out = found.left_out + [f"a line with unprintable characters ({len(unsafe)})"] * bool(
         unsafe
     )
-    if len(found.lines) - len(unsafe) > MAX_RESTORE_LINES:
+    left_out += refused[:_NAMED_REFUSALS]
+    if len(refused) > _NAMED_REFUSALS:
+        left_out.append(f"{len(refused) - _NAMED_REFUSALS} more refused line(s)")
+    if len(allowed) > MAX_RESTORE_LINES:
         left_out.append(f"lines after the first {MAX_RESTORE_LINES}")
-    return RestoreLines(lines, left_out)
+    return RestoreLines(allowed[:MAX_RESTORE_LINES], left_out)
 
 
 # --- IOS-like ---------------------------------------------------------------------------------

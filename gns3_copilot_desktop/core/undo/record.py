@@ -17,11 +17,14 @@ that does not parse is no record at all, and no Undo is offered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from gns3_copilot_desktop.core.devices.policy import check_command
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.gns3.models import Link, Node
 
 UNDO_KEY = "undo"
@@ -41,6 +44,28 @@ NODE_FIELDS = (
     "custom_adapters",
 )
 """Node fields besides name/type/place/properties that the server takes back on create."""
+
+
+MAX_FILE_CHARS = 65_536
+"""Largest node file a record keeps (a VPCS startup file is a few hundred characters)."""
+_FILE_NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
+
+
+def node_file_problem(name: str, text: str) -> str | None:
+    """Why a node file of a record must not be written back, or None. The name is put into a
+    server URL (``.../nodes/ID/files/NAME``), so it is a plain name: no ``/``, ``\\``, ``..``
+    or control character (``../../../../../access/users`` would reach another endpoint). The
+    text is run by VPCS when the node starts, so each line passes the console's refusal list
+    (a ``!`` line would run on the machine that runs GNS3)."""
+    if not _FILE_NAME_RE.fullmatch(name) or ".." in name:
+        return f"the file name {name[:80]!r} is not a plain name"
+    if len(text) > MAX_FILE_CHARS:
+        return f"the file {name} is longer than {MAX_FILE_CHARS} characters"
+    for line in text.splitlines():
+        refused = check_command(line.rstrip("\r"), kind=DeviceKind.VPCS)
+        if refused is not None:
+            return f"the file {name} holds a refused line: {refused.reason}"
+    return None
 
 
 class _Strict(BaseModel):
@@ -116,7 +141,17 @@ class SavedNode(_Strict):
     fields: dict[str, Any] = Field(default_factory=dict)
     """`NODE_FIELDS` the server reported (symbol, label, console type...)."""
     files: dict[str, str] = Field(default_factory=dict)
-    """Small text files of the node (a VPCS's ``startup.vpc``), by path in the node's folder."""
+    """Small text files of the node (a VPCS's ``startup.vpc``), by plain name in the node's
+    folder (`node_file_problem`: any other name or a refused line and the record is refused)."""
+
+    @field_validator("files", mode="after")
+    @classmethod
+    def _plain_files(cls, files: dict[str, str]) -> dict[str, str]:
+        for name, text in files.items():
+            problem = node_file_problem(name, text)
+            if problem:
+                raise ValueError(problem)
+        return files
 
     @classmethod
     def from_node(cls, node: Node, files: Mapping[str, str] | None = None) -> SavedNode:
@@ -131,7 +166,8 @@ class SavedNode(_Strict):
             y=node.y,
             properties=dict(node.properties),
             fields={k: data[k] for k in NODE_FIELDS if data.get(k) is not None},
-            files=dict(files or {}),
+            # a file that could not be written back safely is not kept (not the whole node)
+            files={k: v for k, v in (files or {}).items() if node_file_problem(k, v) is None},
         )
 
 

@@ -54,9 +54,9 @@ class LoopThread:
 class Shell:
     """One real bash and one console session to it."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, *, seven_bit: bool = False) -> None:
         self.thread = LoopThread()
-        self.server = BashConsole(workdir)
+        self.server = BashConsole(workdir, seven_bit=seven_bit)
         self.thread.run(self.server.start())
         target = ConsoleTarget("Linux1", self.server.host, self.server.port, DeviceKind.LINUX)
         self.console = DeviceConsole(target, None, OPTIONS)
@@ -67,9 +67,9 @@ class Shell:
         return result.output
 
     def raw(self, text: str) -> str:
-        """Send ``text`` as typed, bypassing every check (to prove an attack is real)."""
-        [result] = self.thread.run(self.console.run_commands([text]))
-        return result.output
+        """Type ``text`` (UTF-8) into a shell of the same server, bypassing every check of the
+        app (to prove an attack is real)."""
+        return self.thread.run(self.server.send_raw(text.encode()))
 
     def close(self) -> None:
         self.thread.run(self.console.close())
@@ -196,3 +196,83 @@ def test_no_known_change_is_a_read_and_each_really_changes_the_shell(
     assert before != after and (
         before.get(changed) != after.get(changed) or changed not in before
     ), f"{command!r} did not change {changed} in the real shell"
+
+
+# --- a console that drops the 8th bit ----------------------------------------------------------
+
+# What str.split() takes for a space or a line end and is no ASCII: stripped to 7 bits, U+200A
+# (E2 80 8A) becomes "b", NUL, LINE FEED, and the rest of the line runs as a second command.
+UNICODE_SPACES = [
+    "\u00a0", "\u1680", *(chr(c) for c in range(0x2000, 0x200B)), "\u202f", "\u205f", "\u3000",
+    "\u2028", "\u2029", "\u0085", "\u200b", "\ufeff",
+]  # fmt: skip
+
+
+def _seven_bit_lines(command: str) -> list[str]:
+    """The lines a console that drops the 8th bit receives for ``command`` sent as UTF-8."""
+    stripped = bytes(b & 0x7F for b in command.encode()).decode("ascii")
+    return [line for line in stripped.replace("\r", "\n").split("\n") if line.strip()]
+
+
+def test_a_unicode_space_never_reaches_a_seven_bit_shell(tmp_path: Path) -> None:
+    """``ls <U+200A>touch PWNED`` was a read and created PWNED on a 7-bit shell: now it is
+    refused with the character named, at the tool's arguments and at the console, and PWNED
+    never exists; typed past the app into the same shell it does create PWNED."""
+    from gns3_copilot_desktop.core.agent.tools.device_tools import RunDeviceCommandsArgs
+    from gns3_copilot_desktop.core.devices.policy import CommandRefusedError
+
+    attack = "ls \u200atouch PWNED"
+    assert _seven_bit_lines(attack)[1] == "touch PWNED"  # what the console would run
+    session = Shell(_workdir(tmp_path), seven_bit=True)
+    pwned = session.server.workdir / "PWNED"
+    try:
+        assert not is_read_only_command(attack)
+        with pytest.raises(ValueError, match="U\\+200A HAIR SPACE at column 4"):
+            RunDeviceCommandsArgs.model_validate(
+                {"devices": [{"node": "Linux1", "commands": [attack]}]}
+            )
+        with pytest.raises(CommandRefusedError, match="U\\+200A HAIR SPACE at column 4"):
+            session.run(attack)
+        for space in UNICODE_SPACES:
+            with pytest.raises(CommandRefusedError, match=f"U\\+{ord(space):04X}"):
+                session.run(f"ls{space}touch PWNED")
+        listing = session.run("ls").split()  # the session still works, and ran nothing else
+        assert "notes.txt" in listing and "PWNED" not in listing
+        assert not pwned.exists()
+        session.raw(attack)  # the same bytes, typed past the app
+        assert pwned.exists(), "the 7-bit shell did not run the hidden line: the test is vacuous"
+    finally:
+        session.close()
+
+
+@st.composite
+def spaced_commands(draw: st.DrawFn) -> str:
+    """A corpus command with Unicode spaces, line separators or other non-ASCII put between or
+    inside its words, and sometimes a change after them."""
+    words = draw(commands()).split(" ")
+    tail = draw(st.sampled_from(["", "touch PWNED", "reload", "rm -rf /", "reboot"]))
+    words += tail.split() if tail else []
+    out = words[0]
+    for word in words[1:]:
+        out += draw(st.sampled_from([" ", " ", *UNICODE_SPACES, "\u00e9", "\u4e2d"])) + word
+    return out
+
+
+@settings(max_examples=3000, derandomize=True, deadline=None, database=None)
+@given(spaced_commands())
+def test_a_read_stays_a_read_on_a_seven_bit_console_and_no_ascii_is_never_sent(
+    command: str,
+) -> None:
+    """For any command: if the gate calls it a read, every line a 7-bit console makes of it is a
+    read too; and a command with any character outside printable ASCII is never a read and is
+    refused before it reaches a console."""
+    from gns3_copilot_desktop.core.devices.policy import check_command
+
+    if is_read_only_command(command):
+        lines = _seven_bit_lines(command)
+        assert lines == [command], command
+        assert all(is_read_only_command(line) for line in lines), command
+    if any(not " " <= char <= "~" for char in command):
+        assert not is_read_only_command(command), command
+        refused = check_command(command)
+        assert refused is not None and "printable ASCII" in refused.reason, command

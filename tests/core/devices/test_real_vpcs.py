@@ -86,3 +86,31 @@ def test_every_read_the_gate_allows_leaves_a_real_vpcs_as_it_was(vpcs: Path) -> 
     commands = [r["command"] for r in ran["results"]]
     assert commands == [*VPCS_READS, "show ip"]  # the process answered them all
     assert "IP/MASK     : 192.0.2.1/24" in ran["results"][-1]["output"]
+
+
+def test_vpcs_bang_is_refused_and_runs_nothing_on_the_host(vpcs: Path, tmp_path: Path) -> None:
+    """VPCS ``!`` runs its line on the machine that runs VPCS (GNS3's host): refused as a command
+    and as a configuration line, with the reason, and the marker file never appears; typed into
+    the same real VPCS past the app, it does appear (the attack is real)."""
+    marker = tmp_path / "MARKER"
+    proof = tmp_path / "PROOF"
+    attempts = [f"!touch {marker}", f"! touch {marker}", "!", f"save {marker}",
+                f"load {tmp_path}/x"]  # fmt: skip
+    stages = [
+        [{"device": "PC1", "commands": [attempt]} for attempt in attempts[:1]]
+        + [{"device": "PC2", "config_lines": ["ip 192.0.2.2/24", *attempts[1:]]}],
+        [{"device": "PC1", "commands": ["show ip"]}],
+    ]
+    refused, [after] = run_lab({"vpcs": str(vpcs), "pcs": PCS, "stages": stages})
+    pc1, pc2 = refused
+    assert [r["command"] for r in pc1["refused"]] == attempts[:1]
+    assert "machine that runs GNS3" in pc1["refused"][0]["reason"]
+    assert pc1["results"] == [] and pc2["config"] is None  # nothing of either request was sent
+    assert sorted(r["command"] for r in pc2["refused"]) == sorted(attempts[1:])
+    assert after["error"] is None and "IP/MASK" in after["results"][0]["output"]
+    assert not marker.exists() and not (tmp_path / "x").exists()
+
+    [[typed]] = run_lab(
+        {"vpcs": str(vpcs), "pcs": PCS, "stages": [[{"device": "PC1", "raw": [f"!touch {proof}"]}]]}
+    )
+    assert proof.exists(), f"VPCS did not run '!' on the host: {typed}"

@@ -147,3 +147,37 @@ def test_a_linux_shell_has_no_restore() -> None:
 def test_vpcs_a_gateway_set_by_the_push_is_cleared_first() -> None:
     before = VPCS.replace("192.0.2.254", "0.0.0.0")
     assert restore_lines("show ip", before, VPCS).lines == ["clear ip", "ip 192.0.2.1/24"]
+
+
+HOSTILE_APPLET = [
+    "event manager applet BOOT",
+    " event timer countdown time 30",
+    " action 1.0 reload",
+    "event manager applet LATER",
+    " event none",
+    ' action 1.0 cli command "enable"',
+    ' action 2.0 cli command "reload"',
+    "alias exec up reload",
+    "kron policy-list NIGHT",
+    " cli reload",
+]
+
+
+def test_restore_lines_never_hold_a_line_the_gate_refuses() -> None:
+    """A running configuration printed by a device holds an EEM applet that reloads (and its
+    cousins): a push removed them, and the restore that would put them back leaves each of them
+    out, named, while the harmless lines around them stay."""
+    filler = [f"interface Loopback{i}\n ip address 10.9.{i}.1 255.255.255.255" for i in range(27)]
+    before = "\n".join(["hostname R1", *filler, *HOSTILE_APPLET, "end"])
+    after = "\n".join(["hostname R1", "end"])
+    back = restore_lines(IOS, before, after)
+    assert "interface Loopback26" in back.lines and "event manager applet BOOT" in back.lines
+    assert not any("reload" in line for line in back.lines), back.lines
+    named = sorted(why for why in back.left_out if "refused" in why)
+    assert named == [
+        "'action 1.0 reload', refused: an EEM applet action or event that reloads the device",
+        "'action 2.0 cli command \"reload\"', refused: it runs another command: reload reboots "
+        "the device",
+        "'alias exec up reload', refused: it runs another command: reload reboots the device",
+        "'cli reload', refused: it runs another command: reload reboots the device",
+    ]

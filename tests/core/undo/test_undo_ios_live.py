@@ -139,3 +139,29 @@ async def test_a_restore_with_a_destructive_line_never_reaches_the_router(
     outcome = await run_undo(plan)
     assert not outcome.ok and "reload" in (outcome.failed or "")
     assert device.name == "R1" and not any("reload" in line for line in device.received)
+
+
+async def test_a_restore_with_a_hostile_applet_is_refused_and_nothing_reaches_the_router(
+    gns3_client: Gns3Client, gns3_project: Project, router: Router
+) -> None:
+    """A record (from a database or a remote service) whose 64 restore lines hide an EEM applet
+    that reloads at line 51: the question lists every line, the console refuses the push, and
+    not one line of it (nor configure terminal) reaches the router."""
+    device, node, pid = router.device, router.node, gns3_project.project_id
+    lines = [f"interface Loopback{i}" for i in range(50)]
+    lines += ["event manager applet BOOT", "event timer countdown time 30", "action 1.0 reload"]
+    lines += [f"ip host h{i} 10.0.0.{i}" for i in range(11)]
+    assert len(lines) == 64
+    step = RestoreConfig(
+        node_id=node.node_id, name="R1", read_command="show running-config", lines=lines
+    )
+    record = UndoRecord(tool="configure_devices", steps=[step])
+    plan = await plan_undo(record, gns3_client, pid, push_config=router.pusher)
+    assert plan.actions[0].lines == tuple(lines)  # all of them go to the question
+    received_before = list(device.received)
+    outcome = await run_undo(plan)
+    assert not outcome.ok
+    assert "action 1.0 reload" in (outcome.failed or "") and "reload" in (outcome.failed or "")
+    sent = device.received[len(received_before) :]
+    assert not any(line in sent for line in lines), sent
+    assert not any(s.startswith(("conf", "event", "action")) for s in sent), sent

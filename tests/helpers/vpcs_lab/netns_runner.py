@@ -7,7 +7,9 @@ Reads a JSON spec on stdin::
      "stages": [[{"device": "PC1", "config_lines": [...], "commands": [...]}, ...], ...]}
 
 and prints one JSON line: per stage, the `DeviceOutcome`s of `run_on_devices` (the jobs of a
-stage run at once, stages one after the other). Every process started here
+stage run at once, stages one after the other). A job ``{"device": "PC1", "raw": [...]}`` instead
+types its lines into the console as they are, past every check of the app (to show that an attack
+is real), and reports what the console printed. Every process started here
 dies with the PID namespace when this script (its PID 1) exits.
 """
 
@@ -26,6 +28,7 @@ from typing import Any
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
     ConsoleTarget,
+    DeviceConsole,
     DeviceJob,
     DeviceKind,
     run_on_devices,
@@ -59,8 +62,21 @@ async def _run(spec: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return [await _stage(spec, jobs) for jobs in spec["stages"]]
 
 
+async def _type_raw(name: str, port: int, lines: list[str]) -> dict[str, Any]:
+    """Type ``lines`` into a console as they are (the app's console session wakes it and keeps
+    step, the bytes go past its checks), then ``show ip`` to know they have run."""
+    target = ConsoleTarget(name, "127.0.0.1", port, DeviceKind.VPCS)
+    async with DeviceConsole(target, None, ConsoleOptions(command_timeout=15)) as console:
+        for line in lines:
+            console._writer.write(line.encode() + b"\r\n")  # past the gate
+        [result] = await console.run_commands(["show ip"])
+    return {"raw": result.output}
+
+
 async def _stage(spec: dict[str, Any], stage: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ports = {pc["name"]: pc["console"] for pc in spec["pcs"]}
+    if any("raw" in job for job in stage):
+        return [await _type_raw(job["device"], ports[job["device"]], job["raw"]) for job in stage]
     jobs = [
         DeviceJob(
             ConsoleTarget(job["device"], "127.0.0.1", ports[job["device"]], DeviceKind.VPCS),

@@ -20,14 +20,30 @@ target with counted options; Linux
 configures, and it accepts abbreviations); ``ifconfig [NAME]``, ``arp [-a|-n]``,
 ``netstat``/``ss`` with listing flags, ``uname``, ``uptime``, ``hostname``, ``whoami``, ``who``,
 ``date``, ``df``, ``free``, ``ps``, ``pwd``, ``ls`` with listing flags, ``cat`` of plain paths.
+``ip`` also takes the listing options ``-br``, ``-4``, ``-6``, ``-s``, ``-d``, ``-o`` before the
+object; Junos ``| display set`` (and ``xml``, ``json``, ``inheritance``) is a filter.
+
+What is classified is what is sent: the command as `policy.console_bytes` turns it into bytes, so
+a character outside printable ASCII (U+200A, which ``str.split`` takes for a space and a console
+that drops the 8th bit takes for a new line) is never a read. ``cat`` does not read device files
+nor the kernel files whose reading changes something (``/dev/*``, ``/proc/kmsg``, tracing's
+``trace_pipe``, ``/sys/kernel/debug``): a watchdog reboots when opened and closed, and the log
+and trace pipes are emptied by whoever reads them.
+
+`command_hazards` names what a command that is not a read may do (``may reboot the device``,
+``hides the command it runs``...) for the approval card.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from gns3_copilot_desktop.core.devices.policy import console_bytes
+from gns3_copilot_desktop.core.errors import DeviceError
 
 _WORD_RE = re.compile(r"[A-Za-z0-9._:/@%+,=-]+")
 # IOS output filters take a regular expression: these characters are regex there, and only reach
@@ -110,8 +126,15 @@ _NO_ARGS = _Form()
 _IP_OBJECTS = frozenset({"addr", "address", "route", "link", "neigh"})
 
 
+_IP_OPTIONS = frozenset(
+    {"-br", "-brief", "-4", "-6", "-s", "-stats", "-d", "-details", "-o", "-oneline"}
+)
+
+
 def _ip_read(args: list[str]) -> bool:
-    """``ip OBJECT [show|list] [dev NAME]``, full words only."""
+    """``ip [-br|-4|-6|-s|-d|-o]... OBJECT [show|list] [dev NAME]``, full words only."""
+    while args and args[0] in _IP_OPTIONS:
+        args = args[1:]
     if not args or args[0] not in _IP_OBJECTS:
         return False
     rest = args[1:]
@@ -120,6 +143,41 @@ def _ip_read(args: list[str]) -> bool:
     if not rest:
         return True
     return len(rest) == 2 and rest[0] == "dev" and _NAME_RE.fullmatch(rest[1]) is not None
+
+
+# Files whose reading changes something: a watchdog device reboots the host when it is opened
+# and closed without the magic character, the kernel log and trace pipes are emptied by the
+# reader, and every other device file is a driver that may act on an open or a read.
+_STATEFUL_ROOTS = ("/dev", "/proc/kmsg", "/proc/sysrq-trigger", "/sys/kernel/debug",
+                   "/sys/kernel/tracing", "/sys/kernel/security")  # fmt: skip
+_STATEFUL_PROC_RE = re.compile(r"^/proc/[^/]+/(?:fd|fdinfo|map_files|mem|task)(?:/|$)")
+_STATEFUL_NAMES_RE = re.compile(
+    r"^(?:trace_pipe(?:_raw)?|kmsg|watchdog\d*|sysrq-trigger|mem|kmem|port|stdin|console|tty\S*)$"
+)
+
+
+def _plain_file(path: str) -> bool:
+    """Whether ``cat`` of ``path`` only reads: not a device file, not a kernel file that
+    changes on read, and not a ``..`` path (where it lands depends on the working folder)."""
+    if ".." in path.split("/"):
+        return False
+    if _STATEFUL_NAMES_RE.match(path.rstrip("/").rsplit("/", 1)[-1]):
+        return False
+    if not path.startswith("/"):
+        return True
+    real = posixpath.normpath("/" + path.lstrip("/"))
+    if any(real == root or real.startswith(root + "/") for root in _STATEFUL_ROOTS):
+        return False
+    return not _STATEFUL_PROC_RE.match(real)
+
+
+def _cat_read(args: list[str]) -> bool:
+    """``cat`` of one to four plain paths that only read (`_plain_file`)."""
+    return (
+        1 <= len(args) <= 4
+        and all(_PATH_RE.fullmatch(a) and not a.startswith("-") for a in args)
+        and all(_plain_file(a) for a in args)
+    )
 
 
 _READ_FORMS: dict[str, _Form] = {
@@ -152,7 +210,7 @@ _READ_FORMS: dict[str, _Form] = {
     "free": _Form(flags=_flags("-h", "-m", "-g", "-k", "-t")),
     "ps": _Form(flags=_flags("aux", "-ef", "-e", "-f", "ax", "-A")),
     "ls": _LS,
-    "cat": _Form(positionals=(1, 4), positional=_PATH_RE),
+    "cat": _Form(positionals=(1, 4), check=_cat_read),
 }
 
 # Output filters after ``|``: IOS/Junos modifiers (the rest of the line is their pattern) and
@@ -227,11 +285,16 @@ def _matches(form: _Form, args: Sequence[str]) -> bool:
     return all(form.positional.fullmatch(p) for p in positionals)
 
 
+_JUNOS_DISPLAYS = frozenset({"set", "xml", "json", "inheritance"})
+
+
 def _filter_reads(part: str) -> bool:
     words = part.split()
     if not words:
         return False
     name, args = words[0].lower(), words[1:]
+    if name == "display":  # Junos: the configuration as set commands, XML, JSON
+        return len(args) == 1 and args[0].lower() in _JUNOS_DISPLAYS
     if name in _IOS_FILTERS:
         return bool(args) and all(_REGEX_WORD_RE.fullmatch(a) for a in args)
     form = _SHELL_FILTERS.get(name)
@@ -240,6 +303,10 @@ def _filter_reads(part: str) -> bool:
 
 def is_read_only_command(command: str) -> bool:
     """True when `command` parses completely as a read form (see the module docstring)."""
+    try:
+        command = console_bytes(command).decode("ascii")  # exactly what the console receives
+    except DeviceError:
+        return False
     if control_characters(command):
         return False
     first, *pipes = command.split("|")
@@ -251,3 +318,38 @@ def is_read_only_command(command: str) -> bool:
         return False
     args = words[1:] if form is not _SHOW else [w.lower() for w in words[1:]]
     return _matches(form, args) and all(_filter_reads(p) for p in pipes)
+
+
+# --- what a change may do, for the approval card -----------------------------------------------
+
+_EXPANSION_RE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[\\'\"]")
+_HAZARDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\b(?:reboot|reload|poweroff|halt|kexec|sysrq|init\s+[06]|shutdown\s+-[rh])\b"),
+        "may reboot the device",
+    ),
+    (
+        re.compile(
+            r"\$\(|`|\$\{|\$[A-Za-z_]|\beval\b|\bbase64\b|\bxxd\b|\\x[0-9a-f]{2}|\\[0-7]{3}"
+            r"|\|\s*(?:sudo\s+)?(?:sh|bash|dash|zsh|ksh|ash|busybox|python\S*|perl|ruby|php|node)\b"
+            r"|\b(?:sh|bash|dash|zsh|ksh)\s+-\w*c\b|\b(?:python\S*|perl|ruby|node)\s+-[ce]\b"
+            r"|\bsource\b|(?:^|[;&|]\s*)\.\s|\bxargs\b|[*?]"
+        ),
+        "hides the command it runs",
+    ),
+    (
+        re.compile(r"\bmkfs|\bwipefs\b|\bshred\b|\bdd\b|/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|md|dm-)"),
+        "may overwrite a disk",
+    ),
+    (re.compile(r"\(\s*\)\s*\{"), "defines a shell function (a fork bomb takes the host down)"),
+    (re.compile(r"^\s*!"), "'!' runs a command on the machine that runs GNS3 (VPCS)"),
+)
+
+
+def command_hazards(command: str) -> list[str]:
+    """What a command may do beyond an ordinary change, in the words of the approval card
+    (``may reboot the device``, ``hides the command it runs``); empty when nothing stands out.
+    Quoting and ``${x}`` are taken out first, so ``r${x}eb''oot`` still names a reboot."""
+    lowered = command.lower()
+    bare = _EXPANSION_RE.sub("", lowered)
+    return [why for regex, why in _HAZARDS if regex.search(lowered) or regex.search(bare)]

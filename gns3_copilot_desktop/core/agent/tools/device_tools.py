@@ -26,12 +26,13 @@ from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import (
     AgentTool,
+    CallRefusedError,
     Consequence,
     ToolResult,
     truncate_text,
 )
 from gns3_copilot_desktop.core.agent.tools.command_risk import (
-    control_characters,
+    command_hazards,
     is_read_only_command,
 )
 from gns3_copilot_desktop.core.agent.tools.common import (
@@ -47,11 +48,13 @@ from gns3_copilot_desktop.core.devices import (
     ConsoleTarget,
     DeviceCredentials,
     DeviceJob,
+    DeviceKind,
     DeviceOutcome,
+    check_command,
     run_on_devices,
     target_for_node,
 )
-from gns3_copilot_desktop.core.devices.prompts import DeviceKind
+from gns3_copilot_desktop.core.devices.policy import ASCII_ONLY, ascii_problems
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
@@ -129,8 +132,9 @@ class DeviceRunArgsBase(StrictArgs):
 
 def _one_per_line(items: list[str]) -> list[str]:
     """Several lines in one string (a pasted block, ``\n`` or ``\r\n``) become one item per
-    line. Any other control or non-printing character is refused: a device's line editor
-    applies it (a backspace, Ctrl-U or an escape sequence changes what runs)."""
+    line. Any other character outside printable ASCII is refused before anything is classified:
+    a device's line editor applies control characters (a backspace, Ctrl-U or an escape sequence
+    changes what runs) and a console that drops the 8th bit turns U+200A into a new line."""
     lines = [
         line.removesuffix("\r").rstrip(" ")
         for item in items
@@ -138,12 +142,12 @@ def _one_per_line(items: list[str]) -> list[str]:
         if line.strip()
     ]
     for number, line in enumerate(lines, start=1):
-        found = control_characters(line)
+        found = ascii_problems(line)
         if found:
             raise ValueError(
                 f"line {number} ({line.encode('unicode_escape').decode()[:80]!r}) contains "
-                f"{', '.join(sorted(set(found)))}: consoles apply such characters as line "
-                "editing, so they are never sent. Send plain text, one command per line."
+                f"{', '.join(found[:3])}: {ASCII_ONLY}, so it is never sent. Send plain ASCII "
+                "text, one command per line."
             )
     return lines
 
@@ -265,6 +269,42 @@ class _DeviceTool:
             for secret in (credential.password, credential.enable_secret)
             if secret
         )
+
+    async def _gate(self, ctx: ConsoleContext, wanted: Sequence[tuple[str, Sequence[str]]]) -> str:
+        """Before the approval card: raise `CallRefusedError` (no card, the model is told why)
+        when a line is refused on its node's console family, the way the console would refuse
+        it after approval; else what the lines may do beyond an ordinary change, one sentence
+        per line that stands out (empty when none does)."""
+        kinds = await self._kinds(ctx, [name for name, _ in wanted])
+        patterns = tuple(self.access.refused_patterns())
+        refused: list[str] = []
+        hazards: list[str] = []
+        for name, lines in wanted:
+            for line in lines:
+                found = check_command(line, patterns, kinds.get(name, DeviceKind.AUTO))
+                if found is not None:
+                    refused.append(f"{name}: '{found.command}': {found.reason}")
+                named = command_hazards(line)
+                if named:
+                    hazards.append(f"{name}: '{line}' {', '.join(named)}")
+        if refused:
+            raise CallRefusedError("Refused, nothing was sent: " + "; ".join(refused))
+        return "; ".join(hazards)
+
+    async def _kinds(self, ctx: ConsoleContext, names: Sequence[str]) -> dict[str, DeviceKind]:
+        """Each named node's console family as its node type tells (AUTO when unknown)."""
+        try:
+            topology = await fetch_topology(ctx.client, ctx.project_id)
+            nodes = resolve_nodes(topology.nodes, list(names))
+        except CopilotError:
+            return {}
+        kinds: dict[str, DeviceKind] = {}
+        for name, node in zip(names, nodes, strict=True):
+            try:
+                kinds[name] = self.access.target_for(node, ctx.server_url or "").kind
+            except CopilotError:
+                kinds[name] = DeviceKind.AUTO
+        return kinds
 
     async def _credentials(
         self, ctx: ConsoleContext, node: Node, name: str | None
@@ -542,6 +582,12 @@ class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
         parts = [f"{d.node}: {'; '.join(d.commands)}" for d in args.devices]
         return "run on " + " | ".join(parts)
 
+    async def consequence(self, args: RunDeviceCommandsArgs, ctx: RunContext) -> str | None:
+        """A refused command ends the call here (no card); otherwise the card names what a
+        command may do (``'echo reboot | sh' may reboot the device, hides the command it
+        runs``)."""
+        return await self._gate(ctx, [(d.node, d.commands) for d in args.devices]) or None
+
     async def run(self, args: RunDeviceCommandsArgs, ctx: RunContext) -> ToolResult:
         """Open each console, run the commands, cut the output. Commands that may change the
         device run between two reads of its configuration, so the change can be restored."""
@@ -575,9 +621,10 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
     async def consequence(self, args: ConfigureDevicesArgs, ctx: RunContext) -> Consequence | None:
         """Each device's lines against its running configuration, read over the console before
         the user decides (a read); devices whose configuration cannot be read are named."""
+        hazards = await self._gate(ctx, [(d.node, d.lines) for d in args.devices])
         wanted = [(d.node, (), ()) for d in args.devices]
         found = await self._outcomes(ctx, args, wanted, snapshot=True)
-        parts: list[str] = []
+        parts: list[str] = [hazards] if hazards else []
         blocks: list[str] = []
         for device, (_, outcome) in zip(args.devices, found, strict=True):
             running = outcome.config_before

@@ -71,3 +71,54 @@ async def test_reads_run_changes_wait_and_line_edits_are_refused(
             assert shell.fingerprint() == before, command
     finally:
         await shell.stop()
+
+
+async def test_obfuscated_changes_are_refused_before_the_card_or_named_on_it(
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+    make_service: ServiceFactory,
+    scripted_openai: ScriptedOpenAIServer,
+    tmp_path: Path,
+) -> None:
+    """Commands that hide what they run are refused before any card (the model is told why)
+    and the real shell is unchanged; a change the list lets through but that may reboot or hides
+    its command is asked in red with what it may do named."""
+    from tests.helpers.network_copilot import only_approval
+
+    shell = BashConsole(_workdir(tmp_path))
+    await shell.start()
+    try:
+        pid = gns3_project.project_id
+        await gns3_client.create_node(pid, "Linux1", "vpcs")
+        access = DeviceAccess(
+            target_for=lambda n, _url: ConsoleTarget(
+                n.name, shell.host, shell.port, DeviceKind.LINUX
+            )
+        )
+        cp = await open_copilot(make_service, scripted_openai, gns3_client, pid, access=access)
+        before = shell.fingerprint()
+        for command in ("$(echo touch made.txt)", "t${x}ouch made.txt", "echo touch x | sh",
+                        "echo dG91Y2ggeA== | base64 -d | bash", "eval touch made.txt",
+                        "f(){ f|f& };f", "echo x > /dev/sda", "!touch made.txt"):  # fmt: skip
+            hidden = call(
+                "run_device_commands", {"devices": [{"node": "Linux1", "commands": [command]}]}
+            )
+            chunks = await cp.ask(hidden)
+            end = tool_end(chunks, hidden.id or "")
+            assert "approval_request" not in types_of(chunks), command
+            assert end.status == "error" and "Refused, nothing was sent" in (end.tool_output or "")
+            assert shell.fingerprint() == before, command
+        assert shell.shells_alive()
+
+        named = call(
+            "run_device_commands",
+            {"devices": [{"node": "Linux1", "commands": ["python3 -c 'print(7)'", "ls"]}]},
+        )
+        chunks = await cp.ask(named)
+        approval = only_approval(chunks)
+        assert approval.destructive
+        assert approval.consequence == "Linux1: 'python3 -c 'print(7)'' hides the command it runs"
+        cp.model.push(ScriptedTurn.text("Not run."))
+        await cp.decide(ApprovalDecision(tool_call_id=named.id or "", action="reject"))
+    finally:
+        await shell.stop()

@@ -124,8 +124,9 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
     )
     assert "192.0.2.1/24" in (end.tool_output or "") and "192.0.2.77" not in (end.tool_output or "")
 
-    # destructive (built-in list) and user-refused commands never reach the device, even approved
-    _, end = await cp.change(
+    # destructive (built-in list) and user-refused commands never reach the device: refused
+    # before any card is shown, the model is told why (the console refuses them again)
+    end = await cp.read(
         call(
             "run_device_commands",
             {
@@ -134,12 +135,11 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
                     {"node": "PC2", "commands": ["clear arp"]},
                 ]
             },
-        ),
-        "approve",
+        )
     )
     output = end.tool_output or ""
-    assert end.status == "error" and "Refused on PC1" in output and "Refused on PC2" in output
-    assert "user's refused pattern '^clear arp'" in output
+    assert end.status == "error" and "Refused, nothing was sent: PC1: 'quit'" in output, output
+    assert "PC2: 'clear arp': matches the user's refused pattern '^clear arp'" in output
     assert await _status(cp) == {"PC1": "started", "PC2": "started"}
 
     # stop: edit (one node only), then approve the rest; statuses follow
