@@ -399,217 +399,227 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="125" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="129" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="136" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="194" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="145" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="164" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="170" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="175" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="185" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="407" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="410" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="395" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="401" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="450" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="528" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="575" />
         <source>Undo the plan: the project goes back to the snapshot '%1' taken before it. Everything changed since is replaced; running nodes stop.</source>
         <translation>撤销该计划：项目将恢复到计划之前拍摄的快照“%1”。之后的所有更改都会被替换；正在运行的节点将停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="581" />
         <source>This disappears: %1</source>
         <translation>以下内容将消失：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="596" />
         <source>Undone: the snapshot was restored.</source>
         <translation>已撤销：快照已恢复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="621" />
         <source>Restore this configuration</source>
         <translation>恢复此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="620" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="623" />
         <source>Undo this change</source>
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="628" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="698" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="808" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="811" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="814" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="815" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="818" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="874" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="877" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="878" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="877" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="880" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="878" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="881" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="880" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="883" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="884" />
-        <source>Context window: {tokens} tokens.</source>
-        <translation>上下文窗口：{tokens} 个词元。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="888" />
-        <source>Context window: not set (128,000 tokens assumed).</source>
-        <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="896" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="906" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="902" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="928" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="924" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="938" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="934" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="941" />
+        <source>Context window: {tokens} tokens (read from the server).</source>
+        <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="945" />
+        <source>The profile says {tokens}: set it to what the server runs.</source>
+        <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="950" />
+        <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
+        <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="954" />
+        <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
+        <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
 </context><context>
     <name>CopilotServiceTab</name>
@@ -756,7 +766,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1127,466 +1137,476 @@
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="374" />
+        <source>The model server stopped (%1 no longer answers). It may have crashed: see its log, start it again, then retry.</source>
+        <translation>模型服务器已停止（%1 不再响应）。它可能已崩溃：请查看其日志，重新启动后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="383" />
+        <source>The model server is not running (%1 does not answer). Start it, then retry, or check the base URL in the model settings.</source>
+        <translation>模型服务器未运行（%1 无响应）。请启动它后再试，或检查模型设置中的基础 URL。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="391" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="398" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="412" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
         <source>restore the snapshot '%1'</source>
         <translation>恢复快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="485" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="489" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="493" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
         <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
         <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="510" />
         <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
         <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="540" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="547" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="561" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="571" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="589" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="573" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="575" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="584" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="614" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="615" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="616" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="599" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="617" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="620" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="603" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="622" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="607" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="610" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
         <source>; </source>
         <translation>；</translation>
     </message>
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="209" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="630" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="562" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="675" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="676" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="677" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="682" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="685" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="686" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="604" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="465" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="892" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="687" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="693" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="894" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="920" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="925" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="926" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="943" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="948" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
@@ -2663,256 +2683,261 @@
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="102" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="101" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="109" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="112" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="116" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="119" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="149" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="152" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="165" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="177" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="180" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="220" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="184" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="234" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="191" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="198" />
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="201" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="204" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="196" />
-        <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
-        <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="207" />
+        <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio at the base URL typed above and on this computer, and fills the profile from what they serve, with the context window the server runs.</source>
+        <translation>在上方填写的基础 URL 和本机上查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并按其提供的模型填写配置，包括服务器实际运行的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="223" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="226" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="228" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="237" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="311" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="337" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="339" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="378" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="422" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="426" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="400" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="439" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="458" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="481" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="453" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="492" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="469" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="508" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="519" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="531" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="511" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="550" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="557" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="560" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="593" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="555" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="594" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="558" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="597" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="601" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="603" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="609" />
         <source>Keep conversations in the project's folder</source>
         <translation>将对话保存在项目文件夹中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="616" />
         <source>Conversations in the project's folder travel with the project when you export it from GNS3 (everything typed into the chat goes with it). Untick to keep them in this app's private folder instead (for projects opened from now on).</source>
         <translation>保存在项目文件夹中的对话会在你从 GNS3 导出项目时一并带走（聊天中输入的一切都会随之导出）。取消勾选则改为保存在本应用的私有文件夹中（对今后打开的项目生效）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="625" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="630" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="641" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>
@@ -3169,47 +3194,47 @@
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="71" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="81" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="89" />
         <source>(+%1 more lines)</source>
         <translation>（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="96" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="105" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="111" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="114" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="118" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="122" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>
