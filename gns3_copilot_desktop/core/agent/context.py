@@ -50,8 +50,9 @@ class AgentLimits:
 
 
 def limits_for(config: LlmConfigLike, *, heartbeat_interval_s: float = 15.0) -> AgentLimits:
-    """The limits of a run with the model of ``config``: its context window, and as the answer's
-    reserve its own answer limit (not a fixed 4,096 tokens, which left an 8k window nothing)."""
+    """The limits of a run with the model of ``config``: its context window, as the answer's
+    reserve its own answer limit (not a fixed 4,096 tokens, which left an 8k window nothing), and
+    for a local model (``config.is_local``) the change tools offered only when asked for."""
     window = config.context_window or AgentLimits.context_window
     answer = config.max_tokens or min(AgentLimits.max_output_tokens, window // 4)
     return AgentLimits(
