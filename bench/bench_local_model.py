@@ -70,7 +70,7 @@ def _free_port() -> int:
 async def _measure(url: str) -> None:
     config = LlmConfig(
         provider="openai_compatible", model="smollm2", base_url=url, server="llama_cpp_python",
-        max_tokens=200, context_window=8192, max_retries=0, timeout_s=300,
+        max_tokens=200, context_window=8192, max_retries=0, timeout_s=1200,
     )  # fmt: skip
     every = network_registry()
     if "turns" in sys.argv[2:]:  # ``python -m bench local_model turns``: the turn steps only
