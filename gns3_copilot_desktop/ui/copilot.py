@@ -37,7 +37,10 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.agent.local_servers import LocalServer as LocalModelServer
-from gns3_copilot_desktop.core.agent.local_servers import detect_local_servers
+from gns3_copilot_desktop.core.agent.local_servers import (
+    detect_local_servers,
+    served_context_window,
+)
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, ServicesClosedError
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState
@@ -972,14 +975,7 @@ class CopilotHeader(QWidget):
             if report.streams_tool_calls
             else translate("CopilotHeader", "Streams tool calls: no (asked without streaming)."),
         ]
-        window = config.context_window
-        lines.append(
-            translate("CopilotHeader", "Context window: {tokens} tokens.").format(
-                tokens=f"{window:,}"
-            )
-            if window
-            else translate("CopilotHeader", "Context window: not set (128,000 tokens assumed).")
-        )
+        lines.append(_window_text(config.context_window, await served_context_window(config)))
         return " ".join(lines)
 
     # --- display ----------------------------------------------------------------------------
@@ -1031,8 +1027,31 @@ def _explicit_label(explicit: Mapping[str, Any]) -> str:
     return QCoreApplication.translate("CopilotHeader", "{model} (command line)").format(model=name)
 
 
-async def _detect_local_servers() -> list[LocalModelServer]:
-    return await detect_local_servers()
+def _window_text(configured: int | None, served: int | None) -> str:
+    """Test connection's line on the context window, saying where the figure comes from."""
+    translate = QCoreApplication.translate
+    if served is not None:
+        text = translate(
+            "CopilotHeader", "Context window: {tokens} tokens (read from the server)."
+        ).format(tokens=f"{served:,}")
+        if configured is not None and configured != served:
+            text += " " + translate(
+                "CopilotHeader", "The profile says {tokens}: set it to what the server runs."
+            ).format(tokens=f"{configured:,}")
+        return text
+    if configured is not None:
+        return translate(
+            "CopilotHeader",
+            "Context window: {tokens} tokens (the profile's setting; not read from the server).",
+        ).format(tokens=f"{configured:,}")
+    return translate(
+        "CopilotHeader",
+        "Context window: unknown (the server does not say it; 128,000 tokens assumed).",
+    )
+
+
+async def _detect_local_servers(typed_url: str | None) -> list[LocalModelServer]:
+    return await detect_local_servers(typed_url=typed_url)
 
 
 async def _list_ollama_models(host: str | None) -> list[str]:

@@ -369,6 +369,24 @@ _PHRASES += [
         ),
     ),
     (
+        r"The model server stopped \((.+) no longer answers\)\. It may have crashed: see its log, "
+        r"start it again, then retry\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model server stopped (%1 no longer answers). It may have crashed: see its log, "
+            "start it again, then retry.",
+        ),
+    ),
+    (
+        r"The model server is not running \((.+) does not answer\)\. Start it, then retry, or "
+        r"check the base URL in the model settings\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "The model server is not running (%1 does not answer). Start it, then retry, or check "
+            "the base URL in the model settings.",
+        ),
+    ),
+    (
         r"Could not reach the model provider \((.+)\)\. Check the base URL and the network\.",
         QT_TRANSLATE_NOOP(
             "CoreText",

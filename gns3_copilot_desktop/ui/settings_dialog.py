@@ -75,8 +75,9 @@ class SettingsActions:
     test_connection: Callable[[LlmProfile, str | None], Awaitable[str]]
     list_ollama_models: Callable[[str | None], Awaitable[list[str]]]
     load_api_key: Callable[[str], Awaitable[str | None]]
-    detect_local_servers: Callable[[], Awaitable[list[LocalServer]]] | None = None
-    """The local model servers answering on this computer (llama.cpp, Ollama, LM Studio)."""
+    detect_local_servers: Callable[[str | None], Awaitable[list[LocalServer]]] | None = None
+    """The model servers answering at the base URL the user typed (if any) and on this
+    computer's usual ports (llama.cpp, llama-cpp-python, Ollama, LM Studio)."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,13 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(tabs)
         layout.addWidget(buttons)
-        self._reload_profiles()
+        self._draft: LlmProfile | None = None
+        if not self._settings.llm_profiles:
+            # first run ("Add a model"): a form to fill at once, dropped if left untouched
+            self._add_profile()
+            self._draft = self._current()
+        else:
+            self._reload_profiles()
 
     # --- Models tab ------------------------------------------------------------------------
 
@@ -183,8 +190,12 @@ class SettingsDialog(QDialog):
             QCoreApplication.translate("SettingsDialog", "Temperature")
         )
         self.context_spin = QSpinBox(page)
-        self.context_spin.setRange(1024, 2_000_000)
+        # 0 is "unknown": a window nobody read from the server is not shown as a figure
+        self.context_spin.setRange(0, 2_000_000)
         self.context_spin.setSingleStep(1024)
+        self.context_spin.setSpecialValueText(
+            QCoreApplication.translate("SettingsDialog", "unknown")
+        )
         self.context_spin.setAccessibleName(
             QCoreApplication.translate("SettingsDialog", "Context window (tokens)")
         )
@@ -194,8 +205,9 @@ class SettingsDialog(QDialog):
         self.detect_ollama.setToolTip(
             QCoreApplication.translate(
                 "SettingsDialog",
-                "Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this "
-                "computer and fills the profile from what they serve.",
+                "Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio at the base "
+                "URL typed above and on this computer, and fills the profile from what they "
+                "serve, with the context window the server runs.",
             )
         )
         self.server_label = QLabel("", page)
@@ -254,7 +266,9 @@ class SettingsDialog(QDialog):
             self.profile_list.addItem(item)
         self.profile_list.blockSignals(False)
         has = bool(self._settings.llm_profiles)
-        self.profile_form.setEnabled(has)
+        # Detect stays usable with no profile: it makes one
+        for widget in self._profile_fields():
+            widget.setEnabled(has)
         # Empty: nothing to remove or use, and no key placeholder for a key that is not there.
         self.remove_profile_button.setEnabled(has)
         self.make_active.setEnabled(has)
@@ -264,6 +278,18 @@ class SettingsDialog(QDialog):
         if has:
             self.profile_list.setCurrentRow(min(select, len(self._settings.llm_profiles) - 1))
             self._show_profile(self.profile_list.currentRow())
+
+    def _profile_fields(self) -> tuple[QWidget, ...]:
+        return (
+            self.name_edit,
+            self.provider_combo,
+            self.model_combo,
+            self.base_url_edit,
+            self.api_key_edit,
+            self.temperature_spin,
+            self.context_spin,
+            self.test_button,
+        )
 
     def _current(self) -> LlmProfile | None:
         row = self.profile_list.currentRow()
@@ -289,7 +315,7 @@ class SettingsDialog(QDialog):
         self.model_combo.setEditText(profile.model)
         self.base_url_edit.setText(profile.base_url or "")
         self.temperature_spin.setValue(profile.temperature or 0.0)
-        self.context_spin.setValue(profile.context_window or 128_000)
+        self.context_spin.setValue(profile.context_window or 0)
         for widget in widgets:
             widget.blockSignals(False)
         self._show_server(profile)
@@ -328,7 +354,7 @@ class SettingsDialog(QDialog):
                 "model": self.model_combo.currentText().strip(),
                 "base_url": self.base_url_edit.text().strip() or None,
                 "temperature": self.temperature_spin.value(),
-                "context_window": self.context_spin.value(),
+                "context_window": self.context_spin.value() or None,
             }
         )
         profiles = list(self._settings.llm_profiles)
@@ -360,6 +386,16 @@ class SettingsDialog(QDialog):
         self._reload_profiles(len(self._settings.llm_profiles) - 1)
         self.name_edit.setFocus()
 
+    def _drop_untouched_draft(self) -> None:
+        """The first-run profile goes unless the user changed it or gave it a key."""
+        draft = self._draft
+        if draft is None or draft.id in self._api_keys:
+            return
+        if any(p == draft for p in self._settings.llm_profiles):
+            self._settings.llm_profiles = [p for p in self._settings.llm_profiles if p != draft]
+            if self._settings.active_llm_profile == draft.id:
+                self._settings.active_llm_profile = None
+
     def _remove_profile(self, *_: object) -> None:
         profile = self._current()
         if profile is None:
@@ -378,6 +414,8 @@ class SettingsDialog(QDialog):
             self._reload_profiles(self.profile_list.currentRow())
 
     def _detect(self, *_: object) -> None:
+        if self._current() is None:
+            self._add_profile()
         if self._actions.detect_local_servers is not None:
             self.test_label.setText(
                 QCoreApplication.translate("SettingsDialog", "Looking for local model servers…")
@@ -390,8 +428,9 @@ class SettingsDialog(QDialog):
     async def _run_detect_local(self) -> None:
         assert self._actions.detect_local_servers is not None
         self.detect_ollama.setEnabled(False)
+        typed = self.base_url_edit.text().strip() or None
         try:
-            servers = [s for s in await self._actions.detect_local_servers() if s.models]
+            servers = [s for s in await self._actions.detect_local_servers(typed) if s.models]
         finally:
             self.detect_ollama.setEnabled(True)
         if not servers:
@@ -435,8 +474,8 @@ class SettingsDialog(QDialog):
         self.model_combo.blockSignals(False)
         self.provider_combo.setCurrentIndex(self.provider_combo.findData("openai_compatible"))
         self.base_url_edit.setText(server.base_url)
-        if server.context_window:
-            self.context_spin.setValue(server.context_window)
+        # what the server runs with, or "unknown": never the default of a cloud model
+        self.context_spin.setValue(server.context_window or 0)
         if profile.name == QCoreApplication.translate("SettingsDialog", "New profile"):
             self.name_edit.setText(QCoreApplication.translate("SettingsDialog", "Local model"))
         self._store_form()  # (the widgets' own signals stored copies meanwhile)
@@ -447,7 +486,7 @@ class SettingsDialog(QDialog):
 
     def _show_server(self, profile: LlmProfile | None) -> None:
         if profile is not None and profile.server and profile.base_url:
-            host = profile.base_url.removeprefix("http://").removesuffix("/v1")
+            host = profile.base_url.split("://", 1)[-1].removesuffix("/v1")
             self.server_label.setText(
                 QCoreApplication.translate("SettingsDialog", "Local model: %1 at %2")
                 .replace("%1", LOCAL_SERVER_NAMES.get(profile.server, profile.server))
@@ -602,6 +641,7 @@ class SettingsDialog(QDialog):
     def _save(self, *_: object) -> None:
         self._store_form()
         self._store_key()
+        self._drop_untouched_draft()
         self._settings.heartbeat_interval_s = self.heartbeat_spin.value()
         self._settings.language = self.language_combo.currentData() or None
         self.outcome = SettingsOutcome(

@@ -431,238 +431,248 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="202" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="153" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="162" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="178" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="183" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="193" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="421" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="409" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="415" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="461" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="464" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="539" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="542" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="586" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="685" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="688" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="616" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
         <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
         <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
         <source>These nodes stop for a moment: %1</source>
         <translation>这些节点会短暂停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="630" />
         <source>Take a GNS3 snapshot</source>
         <translation>拍摄 GNS3 快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="634" />
         <source>Taking the snapshot…</source>
         <translation>正在拍摄快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="646" />
         <source>Snapshot '%1' taken.</source>
         <translation>已拍摄快照“%1”。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="647" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="650" />
         <source>Not saved first: %1.</source>
         <translation>未能事先保存：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="681" />
         <source>Restore this configuration</source>
         <translation>恢复此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="683" />
         <source>Undo this change</source>
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="788" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="791" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="901" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="907" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="908" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="911" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="970" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="968" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="970" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="974" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="976" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
-        <source>Context window: {tokens} tokens.</source>
-        <translation>上下文窗口：{tokens} 个词元。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="981" />
-        <source>Context window: not set (128,000 tokens assumed).</source>
-        <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="993" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="989" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="999" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="995" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1021" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1031" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1027" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1034" />
+        <source>Context window: {tokens} tokens (read from the server).</source>
+        <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1038" />
+        <source>The profile says {tokens}: set it to what the server runs.</source>
+        <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1043" />
+        <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
+        <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1047" />
+        <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
+        <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
 </context><context>
     <name>CopilotServiceTab</name>
@@ -809,7 +819,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="688" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1180,412 +1190,422 @@
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="374" />
+        <source>The model server stopped (%1 no longer answers). It may have crashed: see its log, start it again, then retry.</source>
+        <translation>模型服务器已停止（%1 不再响应）。它可能已崩溃：请查看其日志，重新启动后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="383" />
+        <source>The model server is not running (%1 does not answer). Start it, then retry, or check the base URL in the model settings.</source>
+        <translation>模型服务器未运行（%1 无响应）。请启动它后再试，或检查模型设置中的基础 URL。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="391" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="398" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="412" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
         <source>restore the snapshot '%1'</source>
         <translation>恢复快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="485" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="489" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="493" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
         <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
         <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="510" />
         <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
         <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="540" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="547" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="561" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="614" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="636" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="641" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="633" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="636" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="669" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="672" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="673" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="674" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="675" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="676" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="677" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="678" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="679" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="681" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="682" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="683" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="684" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="715" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -2864,246 +2884,251 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="101" />
         <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="99" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="118" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="151" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="216" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="218" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="219" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="221" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="197" />
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="200" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="203" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="195" />
-        <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio on this computer and fills the profile from what they serve.</source>
-        <translation>在本机查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并根据它们提供的模型填写配置。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
+        <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio at the base URL typed above and on this computer, and fills the profile from what they serve, with the context window the server runs.</source>
+        <translation>在上方填写的基础 URL 和本机上查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并按其提供的模型填写配置，包括服务器实际运行的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="205" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="227" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="236" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="336" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="338" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="440" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="377" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="421" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="425" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="399" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="438" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="457" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="507" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="518" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="530" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="549" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="559" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="553" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="592" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="593" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="596" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="600" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="602" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="609" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="613" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="624" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>

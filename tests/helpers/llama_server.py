@@ -194,9 +194,10 @@ def _models_answer(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
-    """llama-cpp-python's server with SmolLM2-135M on a loopback port (session scoped)."""
+@contextlib.contextmanager
+def running_llama_server(run_dir: Path) -> Iterator[tuple[LlamaServer, subprocess.Popen[bytes]]]:
+    """Start llama-cpp-python's server in ``run_dir`` and stop it (by its PID) on leaving; skips
+    the test when the model is not installed."""
     installed = _installed()
     if installed is None:
         pytest.skip(
@@ -204,7 +205,6 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
             "GNS3_COPILOT_LLAMA_PYTHON / GNS3_COPILOT_LLAMA_MODEL to the two paths it prints"
         )
     python, model = installed
-    run_dir = tmp_path_factory.mktemp("llama")
     port = free_port()
     log_path = run_dir / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGING"))}
@@ -236,14 +236,22 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
             raise RuntimeError(f"llama-cpp-python's server did not start:\n{log_path.read_text()}")
         time.sleep(0.25)
     try:
-        yield LlamaServer(port=port, log_path=log_path, pid=process.pid)
+        yield LlamaServer(port=port, log_path=log_path, pid=process.pid), process
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(STOP_TIMEOUT_S)
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(STOP_TIMEOUT_S)
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
+    """llama-cpp-python's server with SmolLM2-135M on a loopback port (session scoped)."""
+    with running_llama_server(tmp_path_factory.mktemp("llama")) as (server, _process):
+        yield server
 
 
 @pytest.fixture

@@ -159,8 +159,7 @@ def test_settings_add_remove_profiles_and_revoke_grants(
     dialog = SettingsDialog(settings, _actions([]))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert not dialog.profile_form.isEnabled()
-    dialog._add_profile()
+    assert dialog.name_edit.isEnabled()  # a first profile to fill, not a greyed form
     dialog._add_profile()
     assert len(dialog._settings.llm_profiles) == 2
     first = dialog._settings.llm_profiles[0].id

@@ -71,18 +71,37 @@ def _actions(stored: dict[str, str]) -> SettingsActions:
     return SettingsActions(test_connection, list_models, load_key)
 
 
-def test_settings_without_a_profile_offer_only_what_works(
+def test_settings_without_a_profile_open_on_a_form_to_fill(
+    qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop
+) -> None:
+    """The first-run "Add a model" link lands on a usable form, not a greyed one; left untouched,
+    that first profile is not saved."""
+    dialog = SettingsDialog(Settings(), _actions({}))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.profile_list.count() == 1
+    for widget in (dialog.name_edit, dialog.model_combo, dialog.base_url_edit, dialog.test_button):
+        assert widget.isEnabled()
+    assert dialog.detect_ollama.isEnabled()
+    qtbot.waitUntil(lambda: dialog.api_key_edit.placeholderText() == "No key stored")
+    dialog._save()
+    assert dialog.outcome is not None
+    assert dialog.outcome.settings.llm_profiles == []
+    assert dialog.outcome.settings.active_llm_profile is None
+
+
+def test_the_first_profile_is_kept_once_filled(
     qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop
 ) -> None:
     dialog = SettingsDialog(Settings(), _actions({}))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert not dialog.remove_profile_button.isEnabled() and not dialog.make_active.isEnabled()
-    assert not dialog.profile_form.isEnabled()
-    assert "keyring" not in dialog.api_key_edit.placeholderText()
-    dialog._add_profile()
-    assert dialog.remove_profile_button.isEnabled() and dialog.make_active.isEnabled()
-    qtbot.waitUntil(lambda: dialog.api_key_edit.placeholderText() == "No key stored")
+    dialog.model_combo.setEditText("gpt-4.1-mini")
+    dialog._save()
+    assert dialog.outcome is not None
+    [profile] = dialog.outcome.settings.llm_profiles
+    assert profile.model == "gpt-4.1-mini"
+    assert dialog.outcome.settings.active_llm_profile == profile.id
 
 
 def test_a_stored_key_says_so(qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop) -> None:

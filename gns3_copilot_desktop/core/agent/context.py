@@ -44,15 +44,22 @@ class AgentLimits:
     """A ``heartbeat`` chunk is sent after this long without any other chunk; 0 disables."""
     title_timeout_s: float = 15.0
     """How long the end of the first turn waits for the title before using a fallback."""
+    tools_on_request: bool = False
+    """Offer the change tools only in a turn whose message asks for a change (`graph`'s tool
+    choice): a local model reads every tool schema of every call, slowly."""
 
 
 def limits_for(config: LlmConfigLike, *, heartbeat_interval_s: float = 15.0) -> AgentLimits:
-    """The limits of a run with the model of ``config``: its context window, and as the answer's
-    reserve its own answer limit (not a fixed 4,096 tokens, which left an 8k window nothing)."""
+    """The limits of a run with the model of ``config``: its context window, as the answer's
+    reserve its own answer limit (not a fixed 4,096 tokens, which left an 8k window nothing), and
+    for a local model (``config.is_local``) the change tools offered only when asked for."""
     window = config.context_window or AgentLimits.context_window
     answer = config.max_tokens or min(AgentLimits.max_output_tokens, window // 4)
     return AgentLimits(
-        heartbeat_interval_s=heartbeat_interval_s, context_window=window, max_output_tokens=answer
+        heartbeat_interval_s=heartbeat_interval_s,
+        context_window=window,
+        max_output_tokens=answer,
+        tools_on_request=bool(getattr(config, "is_local", False)),
     )
 
 

@@ -29,6 +29,7 @@ from langchain_core.messages import (
     AIMessageChunk,
     AnyMessage,
     BaseMessage,
+    HumanMessage,
     SystemMessage,
     ToolMessage,
 )
@@ -55,6 +56,7 @@ from gns3_copilot_desktop.core.agent.history import (
     message_tokens,
     note_incomplete,
 )
+from gns3_copilot_desktop.core.agent.intent import asks_for_change
 from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
 from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.modes import (
@@ -129,6 +131,8 @@ class _LlmCall:
             "read": ToolRegistry([t for t in tools if t.risk == "read"]).openai_schemas(),
             "none": [],
         }
+        # a local model's turn that does not ask for a change: what a learner is offered
+        self._schemas["on_request"] = self._schemas["learner"]
         self._schema_tokens = {name: schema_tokens(s) for name, s in self._schemas.items()}
 
     async def __call__(self, state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -138,12 +142,14 @@ class _LlmCall:
         topology = await topology_summary(ctx.client, ctx.project_id)
         tag = new_tag()
         mode = state.get("mode") or ctx.mode
-        widest = "learner" if is_restricted(mode) else "all"
+        messages = state.get("messages") or []
+        widest = _widest_tools(mode, ctx, messages)
         prompt = system_prompt(mode, topology, language=ctx.language, tag=tag)
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
+        elif widest == "on_request":
+            prompt += "\n\n" + READS_ONLY_PROMPT
         system = SystemMessage(prompt)
-        messages = state.get("messages") or []
         plan = plan_call(
             context_window=ctx.limits.context_window,
             answer_tokens=ctx.limits.max_output_tokens,
@@ -187,6 +193,25 @@ class _LlmCall:
             )
             update["messages"] = [answer]
         return update
+
+
+READS_ONLY_PROMPT = (
+    "In this step you are offered only the tools that read the lab. If the user wants a change, "
+    "say what you would change and ask them to confirm it; the tools that change the lab are "
+    "offered when they ask for a change."
+)
+
+
+def _widest_tools(mode: str | None, ctx: RunContext, messages: Sequence[AnyMessage]) -> str:
+    """The most this step offers: a learner session never the change tools; a local model's
+    turn only when its message asks for a change (`intent.asks_for_change`), so that a small
+    model does not read every change tool's schema to answer a question."""
+    if is_restricted(mode):
+        return "learner"
+    if not ctx.limits.tools_on_request:
+        return "all"
+    request = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+    return "all" if request is not None and asks_for_change(request.text) else "on_request"
 
 
 async def _stream_answer(

@@ -14,14 +14,18 @@ endpoint the user chose, when a call is made.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import errno
 import importlib
 import importlib.util
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
+from urllib.parse import urlsplit
 
 import httpx
 from langchain.chat_models import init_chat_model
@@ -35,7 +39,7 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGenerationChunk
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError
 
 from gns3_copilot_desktop.core.errors import ModelConfigError, ModelProviderError
 
@@ -88,6 +92,14 @@ class ServerQuirks:
     streams_tool_calls: bool
     """False: ask without streaming whenever tools are bound (llama-cpp-python refuses to
     stream an automatic tool choice). Plain answers without tools still stream."""
+    compiles_schema_limits: bool = True
+    """False: leave the limits out of the tool schemas sent (`GRAMMAR_LIMIT_KEYWORDS`). llama.cpp's
+    and llama-cpp-python's grammar builders turn a ``maxLength`` of 2,000 into a rule repeated
+    2,000 times; llama-cpp-python 0.3 failed to parse it and its process died. Our own parser
+    (`ToolRegistry.resolve`) still enforces every limit on the arguments that come back."""
+    local: bool = False
+    """A model server on the user's computer (or lab): small models, slow prompt reading, so a
+    turn is offered only the tools it needs (`AgentLimits.tools_on_request`)."""
 
 
 # Each row is exercised by tests/core/agent/test_model_quirks.py (the wire format, on the scripted
@@ -95,12 +107,51 @@ class ServerQuirks:
 SERVER_QUIRKS: dict[str, ServerQuirks] = {
     "openai": ServerQuirks("max_completion_tokens", False, False, True),
     "deepseek": ServerQuirks("max_tokens", False, False, True),
-    "llama_cpp_python": ServerQuirks("max_tokens", True, True, False),
-    "llama_cpp": ServerQuirks("max_tokens", True, True, True),
-    "ollama": ServerQuirks("max_tokens", True, True, True),
-    "lm_studio": ServerQuirks("max_tokens", True, True, True),
-    "compatible": ServerQuirks("max_tokens", True, True, True),
+    "llama_cpp_python": ServerQuirks("max_tokens", True, True, False, False, local=True),
+    "llama_cpp": ServerQuirks("max_tokens", True, True, True, False, local=True),
+    "ollama": ServerQuirks("max_tokens", True, True, True, local=True),
+    # LM Studio builds llama.cpp grammars too; an unknown server may be any of them
+    "lm_studio": ServerQuirks("max_tokens", True, True, True, False, local=True),
+    "compatible": ServerQuirks("max_tokens", True, True, True, False),
 }
+
+# JSON-schema keywords a grammar builder turns into repeated rules or cannot compile: string
+# lengths, regular expressions, formats and array lengths (``maxItems: 160`` of an object).
+# Titles go too: they only cost prompt tokens.
+GRAMMAR_LIMIT_KEYWORDS = frozenset(
+    {"maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "title"}
+)
+
+
+def without_grammar_limits(schema: Any) -> Any:
+    """``schema`` (a tool's JSON schema) without `GRAMMAR_LIMIT_KEYWORDS`, at every depth.
+
+    A property *named* like a keyword (a ``title`` field of a tool) is kept: only the keywords of
+    a schema object are dropped, never the names under ``properties``."""
+    if isinstance(schema, list):
+        return [without_grammar_limits(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            kept[key] = {name: without_grammar_limits(sub) for name, sub in value.items()}
+        elif key not in GRAMMAR_LIMIT_KEYWORDS:
+            kept[key] = without_grammar_limits(value)
+    return kept
+
+
+def compilable_tools(tools: list[Any]) -> list[Any]:
+    """OpenAI tool definitions whose parameter schemas a grammar builder can compile."""
+    compiled = []
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("parameters"), dict):
+            function = {**function, "parameters": without_grammar_limits(function["parameters"])}
+            tool = {**tool, "function": function}
+        compiled.append(tool)
+    return compiled
+
 
 # What llama-cpp-python's server says (after its HTTP 200) when asked to stream a tool choice.
 _NO_STREAMED_TOOLS = ("streaming tool choice is not supported", "streaming tool calls")
@@ -144,6 +195,8 @@ class CompatibleChatOpenAI(ChatOpenAI):
     """
 
     quirks: ServerQuirks = Field(default=SERVER_QUIRKS["openai"], exclude=True)
+    _answered: bool = PrivateAttr(default=False)
+    """Whether the server has answered a request of this model (a later refusal: it stopped)."""
 
     def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
         """Bind tools, with ``tool_choice: "auto"`` where the server needs it said."""
@@ -161,6 +214,8 @@ class CompatibleChatOpenAI(ChatOpenAI):
             for message in payload.get("messages", []):
                 if message.get("role") == "assistant" and message.get("content") is None:
                     message["content"] = ""
+        if not self.quirks.compiles_schema_limits and payload.get("tools"):
+            payload["tools"] = compilable_tools(payload["tools"])
         return raw_heavy_fields(payload)
 
     async def _astream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
@@ -168,10 +223,11 @@ class CompatibleChatOpenAI(ChatOpenAI):
         try:
             async for chunk in super()._astream(messages, *args, **kwargs):
                 started = True
+                self._answered = True
                 yield chunk
         except Exception as exc:
             if started or not kwargs.get("tools") or not _refuses_streamed_tools(exc):
-                raise
+                raise await self._explained(exc) from exc
         if started or not kwargs.get("tools"):
             return
         # llama-cpp-python answers 200, then fails and ends the body without one event (its
@@ -179,6 +235,35 @@ class CompatibleChatOpenAI(ChatOpenAI):
         log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
         self.disable_streaming = "tool_calling"
         yield await self._generate_as_chunk(messages, *args, **kwargs)
+
+    async def _agenerate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            result = await super()._agenerate(messages, *args, **kwargs)
+        except Exception as exc:
+            raise await self._explained(exc) from exc
+        self._answered = True
+        return result
+
+    async def _explained(self, exc: Exception) -> Exception:
+        """``exc``, or what it means when the server's port no longer answers at all: the
+        model server stopped (it answered before) or is not running (it never did). Blaming
+        the network for a local server that crashed sent users to check the wrong thing."""
+        if not _is_connection_failure(exc):
+            return exc
+        url = str(self.openai_api_base or "")
+        if not url or await port_listens(url) is not False:
+            return exc
+        if self._answered:
+            text = (
+                f"The model server stopped ({url} no longer answers). It may have crashed: see "
+                "its log, start it again, then retry."
+            )
+        else:
+            text = (
+                f"The model server is not running ({url} does not answer). Start it, then "
+                "retry, or check the base URL in the model settings."
+            )
+        return ModelProviderError(text, kind="server_stopped", details=_provider_text(exc))
 
     async def _generate_as_chunk(
         self, messages: Any, *args: Any, **kwargs: Any
@@ -210,6 +295,63 @@ class CompatibleChatOpenAI(ChatOpenAI):
         )
 
 
+_CONNECTION_FAILURES = frozenset(
+    {
+        "APIConnectionError",
+        "ConnectError",
+        "ReadError",
+        "WriteError",
+        "RemoteProtocolError",
+        "NetworkError",
+    }
+)
+
+
+def is_local_url(url: str | None) -> bool:
+    """Whether ``url`` points at this computer or a private network."""
+    host = urlsplit(url or "").hostname
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private
+
+
+def _is_connection_failure(exc: BaseException) -> bool:
+    chain = _cause_chain(exc)
+    return bool({type(e).__name__ for e in chain} & _CONNECTION_FAILURES) or any(
+        isinstance(e, ConnectionError) for e in chain
+    )
+
+
+async def port_listens(url: str, *, timeout_s: float = 1.5) -> bool | None:
+    """Whether something accepts connections at ``url``'s host and port: False when refused,
+    None when it cannot be told (no answer in time, a name that does not resolve)."""
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return None
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        async with asyncio.timeout(timeout_s):
+            _, writer = await asyncio.open_connection(parts.hostname, port)
+    except TimeoutError:
+        return None
+    except OSError as exc:
+        # several addresses (localhost: ::1 and 127.0.0.1) fail as one "Multiple exceptions"
+        refused = isinstance(exc, ConnectionRefusedError) or f"[Errno {errno.ECONNREFUSED}]" in str(
+            exc
+        )
+        return False if refused else None
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
+
+
 def _refuses_streamed_tools(exc: BaseException) -> bool:
     text = " ".join(str(e) for e in _cause_chain(exc)).lower()
     return any(marker in text for marker in _NO_STREAMED_TOOLS)
@@ -237,6 +379,14 @@ class LlmConfig(BaseModel):
     def label(self) -> str:
         """``provider:model`` for messages and logs."""
         return f"{self.provider}:{self.model}"
+
+    @property
+    def is_local(self) -> bool:
+        """Whether the model runs on this computer or the lab's own network (Ollama, a local
+        server kind, or any base URL on a loopback or private address)."""
+        if self.provider == "ollama" or (self.server and SERVER_QUIRKS[self.server].local):
+            return True
+        return is_local_url(self.base_url)
 
 
 class LlmProfileLike(Protocol):

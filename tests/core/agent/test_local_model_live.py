@@ -11,9 +11,14 @@ and what the model was sent (read through the tap in front of the server).
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.messages import HumanMessage
 
 from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
 from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
@@ -21,7 +26,13 @@ from gns3_copilot_desktop.core.agent.tools import ToolRegistry
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from tests.helpers.agent import Lab, ServiceFactory, collect, types_of
-from tests.helpers.llama_server import CONTEXT_WINDOW, MODEL_ALIAS, LlamaServer, Tap
+from tests.helpers.llama_server import (
+    CONTEXT_WINDOW,
+    MODEL_ALIAS,
+    LlamaServer,
+    Tap,
+    running_llama_server,
+)
 
 pytestmark = [pytest.mark.gns3, pytest.mark.slow, pytest.mark.asyncio]
 
@@ -148,3 +159,86 @@ async def test_stop_during_generation_closes_the_request(
     short = _context(lab, llama_tap, max_tokens=8)
     after = await collect(service.stream_chat("Say yes.", session.id, context=short))
     assert types_of(after)[-1] == "done" and not _wire_failures(after)
+
+
+# --- what the server can compile, and what the user is told when it stops ------------------------
+
+GRAMMAR_CHECK = """
+import json, sys
+import llama_cpp
+from llama_cpp import Llama
+from llama_cpp.llama_grammar import LlamaGrammar
+llm = Llama(model_path=sys.argv[1], vocab_only=True, verbose=False)
+for tool in json.load(sys.stdin):
+    schema = json.dumps(tool["function"]["parameters"])
+    grammar = LlamaGrammar.from_json_schema(schema, verbose=False)
+    sampler = llama_cpp.llama_sampler_init_grammar(
+        llm._model.vocab, grammar._grammar.encode(), grammar._root.encode()
+    )
+    print(tool["function"]["name"], bool(sampler))
+"""
+
+
+async def test_every_tool_schema_as_sent_leaves_the_real_server_alive(
+    llama_server: LlamaServer, llama_tap: Tap
+) -> None:
+    """Every tool (add_note's 2,000-character text among them) bound as a turn binds them, with
+    the tool choice a turn sends; the server is alive afterwards and answers the next request.
+    The grammar of each schema as sent is also built and parsed by the server's own code."""
+    config = LlmConfig(
+        provider="openai_compatible", model=MODEL_ALIAS, base_url=llama_tap.base_url,
+        server="llama_cpp_python", max_tokens=24, timeout_s=900, max_retries=0,
+    )  # fmt: skip
+    model = create_base_model(config)
+    registry = network_registry()
+    bound = model.bind_tools(registry.openai_schemas())
+
+    await bound.ainvoke([HumanMessage("Add a note to the lab saying hello.")])
+    after = await model.ainvoke([HumanMessage("Say yes.")])
+
+    assert isinstance(after.content, str)
+    os.kill(llama_server.pid, 0)  # still running
+    first = llama_tap.chat_requests()[0]
+    assert first.tool_names == registry.names() and first.body.get("tool_choice") == "auto"
+    sent = first.body["tools"]
+    assert "maxLength" not in json.dumps(sent) and "pattern" not in json.dumps(sent)
+    python, gguf = os.environ["GNS3_COPILOT_LLAMA_PYTHON"], os.environ["GNS3_COPILOT_LLAMA_MODEL"]
+    checked = await asyncio.to_thread(
+        subprocess.run,
+        [python, "-c", GRAMMAR_CHECK, gguf], input=json.dumps(sent), capture_output=True,
+        text=True, timeout=120, check=True,
+    )  # fmt: skip
+    compiled = dict(line.split() for line in checked.stdout.splitlines())
+    assert compiled == {name: "True" for name in registry.names()}
+
+
+async def test_a_model_server_that_ended_is_said_to_have_stopped(
+    lab: Lab, make_service: ServiceFactory, tmp_path: Path
+) -> None:
+    """The server's process ends between two turns (this test's own server, ended by its PID):
+    the next turn says the model server stopped, with its URL, not that the network failed."""
+    service = await make_service(project_id=lab.project.project_id, tools=ToolRegistry([]))
+    session = await service.create_session("Stopped server")
+    with running_llama_server(tmp_path) as (server, process):
+        url = f"http://127.0.0.1:{server.port}/v1"
+        config = LlmConfig(
+            provider="openai_compatible", model=MODEL_ALIAS, base_url=url,
+            server="llama_cpp_python", max_tokens=8, context_window=CONTEXT_WINDOW,
+            timeout_s=180, max_retries=0,
+        )  # fmt: skip
+        base = limits_for(config, heartbeat_interval_s=0)
+        ctx = RunContext(
+            client=lab.client, project_id=lab.project.project_id, model=create_base_model(config),
+            server_url=lab.client.base_url, limits=base,
+        )  # fmt: skip
+        first = await collect(service.stream_chat("Say yes.", session.id, context=ctx))
+        assert types_of(first)[-1] == "done" and not _wire_failures(first)
+        process.kill()
+        process.wait(10)
+
+        second = await collect(service.stream_chat("Say yes again.", session.id, context=ctx))
+
+    [error] = [c for c in second if c.type == "error"]
+    assert error.error_kind == "server_stopped"
+    assert (error.error or "").startswith(f"The model server stopped ({url} no longer answers)")
+    assert "network" not in (error.error or "")

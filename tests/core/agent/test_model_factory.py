@@ -403,6 +403,20 @@ async def test_connection_refused_is_mapped() -> None:
     assert "Could not reach the model provider" in error.user_message
 
 
+@pytest.mark.asyncio
+async def test_a_local_server_that_never_answered_is_said_not_to_run() -> None:
+    """Nothing listens at the profile's base URL: the server is not running (not "the network")."""
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    config = LlmConfig(
+        provider="openai_compatible", model="m", base_url=url, server="llama_cpp", max_retries=0
+    )
+    with pytest.raises(Exception) as info:
+        await create_base_model(config).ainvoke([HumanMessage("hi")])
+    error = map_provider_error(info.value)
+    assert error.kind == "server_stopped"
+    assert error.user_message.startswith(f"The model server is not running ({url} does not answer)")
+
+
 def test_plain_exceptions_map_by_type() -> None:
     assert map_provider_error(TimeoutError()).kind == "timeout"
     assert map_provider_error(ConnectionRefusedError("refused")).kind == "connection"
