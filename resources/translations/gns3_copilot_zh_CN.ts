@@ -31,170 +31,175 @@
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="97" />
+        <source>%1?</source>
+        <translation>%1？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="148" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="195" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="201" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="268" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="309" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="279" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
-        <source>Always allow %1 here</source>
-        <translation>在此项目中始终允许 %1</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="289" />
+        <source>Always allow “%1” in this project</source>
+        <translation>在此项目中始终允许“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
-        <source>Later calls of %1 in this project run without asking.</source>
-        <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="295" />
+        <source>Later “%1” calls in this project run without asking.</source>
+        <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="310" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="324" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="330" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
-        <source>Destructive: %1</source>
-        <translation>破坏性操作：%1</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="361" />
+        <source>%1 · destructive: %2</source>
+        <translation>%1 · 破坏性操作：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="365" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="389" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="392" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="422" />
         <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
         <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
         <source>Checking your edits against the lab…</source>
         <translation>正在对照实验拓扑检查你的修改…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="462" />
         <source>Not possible as edited: %1</source>
         <translation>按修改后的参数无法执行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="471" />
         <source>Checked against the lab: the card shows your edits.</source>
         <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="527" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="529" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="540" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="543" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="545" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="685" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="691" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="698" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="702" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="708" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="728" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="713" />
-        <source>The assistant wants to run %n tool call(s):</source>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="735" />
+        <source>%n changes wait for your decision:</source>
         <translation>
-            <numerusform>助手想要执行 %n 个工具调用：</numerusform>
+            <numerusform>%n 项更改等待你的决定：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="729" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="752" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="732" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="755" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="780" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="803" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -714,878 +719,903 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="32" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="39" />
         <source>remove node %1 and its %2 link(s)</source>
         <translation>删除节点 %1 及其 %2 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="34" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
         <source>remove node %1</source>
         <translation>删除节点 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="37" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
         <source>bring back node %1 (%2) at (%3, %4) with %5</source>
         <translation>在 (%3, %4) 恢复节点 %1（%2），并带回 %5</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="48" />
         <source>bring back node %1 (%2) at (%3, %4)</source>
         <translation>在 (%3, %4) 恢复节点 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="43" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
         <source>bring back link %1</source>
         <translation>恢复链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="51" />
         <source>rename %1 back to %2</source>
         <translation>将 %1 改回名称 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="54" />
         <source>move %1 back to (%2, %3)</source>
         <translation>将 %1 移回 (%2, %3)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
         <source>remove link %1</source>
         <translation>删除链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
         <source>remove the note '%1'</source>
         <translation>删除注释“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="60" />
         <source>push back %1 line(s) to %2</source>
         <translation>向 %2 推回 %1 行配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="63" />
+        <source>%1 goes with its 1 link:</source>
+        <translation>%1 及其 1 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="66" />
+        <source>%1 goes with its %2 links:</source>
+        <translation>%1 及其 %2 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <source>%1 has no links</source>
+        <translation>%1 没有链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="69" />
+        <source>%1 is running now</source>
+        <translation>%1 正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="70" />
+        <source>%1 is suspended now</source>
+        <translation>%1 已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
         <source>%1 is already gone</source>
         <translation>%1 已不存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="72" />
         <source>%1 is back already</source>
         <translation>%1 已经恢复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>%1 is as it was already</source>
         <translation>%1 已是原来的状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="74" />
         <source>a node named %1 exists now</source>
         <translation>现在已有名为 %1 的节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="77" />
         <source>%1: the name %2 is taken now</source>
         <translation>%1：名称 %2 现已被占用</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
         <source>%1: %2 is not in the project</source>
         <translation>%1：%2 不在项目中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
         <source>%1: %2 is in use</source>
         <translation>%1：%2 正在使用中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="84" />
         <source>%1: not put back: %2</source>
         <translation>%1：未恢复：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="87" />
         <source>%1: its console cannot be reached from here</source>
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="686" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
         <source>List projects</source>
         <translation>列出项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
         <source>Read the topology of the current project</source>
         <translation>读取当前项目的拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="94" />
         <source>List templates matching %1</source>
         <translation>列出匹配 %1 的模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="95" />
         <source>List templates</source>
         <translation>列出模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
         <source>start capture on %1</source>
         <translation>开始在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="97" />
         <source>stop capture on %1</source>
         <translation>停止在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="98" />
         <source>summarize capture of %1</source>
         <translation>汇总 %1 的抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="99" />
         <source>create %1</source>
         <translation>新建 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="102" />
         <source>delete %1 and their links</source>
         <translation>删除 %1 及其链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
         <source>create link %1</source>
         <translation>新建链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="105" />
         <source>delete link %1</source>
         <translation>删除链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
         <source>start %1 and wait up to %2 s</source>
         <translation>启动 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
         <source>stop %1 and wait up to %2 s</source>
         <translation>停止 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
         <source>suspend %1 and wait up to %2 s</source>
         <translation>暂停 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="120" />
         <source>reload %1 and wait up to %2 s</source>
         <translation>重新加载 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="122" />
         <source>start %1</source>
         <translation>启动 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
         <source>stop %1</source>
         <translation>停止 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
         <source>suspend %1</source>
         <translation>暂停 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
         <source>reload %1</source>
         <translation>重新加载 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="126" />
         <source>run on %1</source>
         <translation>在设备上运行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
         <source>configure %1</source>
         <translation>配置 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="128" />
         <source>details of %1</source>
         <translation>%1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="129" />
         <source>links of the project</source>
         <translation>项目的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
         <source>links of %1</source>
         <translation>%1 的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="131" />
         <source>project statistics</source>
         <translation>项目统计</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="132" />
         <source>list snapshots</source>
         <translation>列出快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="133" />
         <source>template details of %1</source>
         <translation>模板 %1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
         <source>create snapshot '%1'</source>
         <translation>创建快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="137" />
         <source>restore snapshot '%1' (replaces the current topology)</source>
         <translation>恢复快照“%1”（替换当前拓扑）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="139" />
         <source>add note "%1"</source>
         <translation>添加注释“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="140" />
         <source>rename %1 to %2</source>
         <translation>将 %1 重命名为 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="141" />
         <source>move %1 to (%2)</source>
         <translation>将 %1 移动到 (%2)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
         <source>deletes %1</source>
         <translation>将删除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
         <source>%1 running: unsaved configuration on them is lost</source>
         <translation>%1 正在运行：其未保存的配置将丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
         <source>%1 running: their consoles and traffic are paused</source>
         <translation>%1 正在运行：其控制台和流量将被暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="154" />
         <source>none of these nodes is running</source>
         <translation>这些节点都未在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
         <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
         <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
         <source>%1: %2 new line(s), %3 already there</source>
         <translation>%1：%2 行新配置，%3 行已存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
         <source>%1: running configuration not read (%2)</source>
         <translation>%1：未读取运行配置（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
         <source>The model's context window (%1 tokens) is too small for all %2 tools (about %3 tokens) and this conversation, so only the tools that read the lab were offered. For changes, raise the context window in the model settings (and on the model's server) or shorten the answer limit.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳全部 %2 个工具（约 %3 个 token）和本次对话，因此只提供了读取实验的工具。如需修改实验，请在模型设置（以及模型服务器）中增大上下文窗口，或缩短回答长度上限。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
         <source>The model's context window (%1 tokens) is too small for any tool and this conversation, so it answered without tools. Raise the context window in the model settings (and on the model's server), or start a new conversation.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
         <source>plan a lab of %1 nodes and %2 links</source>
         <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="206" />
         <source>nothing to change</source>
         <translation>无需更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
         <source>%1 started</source>
         <translation>%1 已启动</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
         <source>%1 pings %2</source>
         <translation>%1 可 ping 通 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="209" />
         <source>add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
         <source>remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="217" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="224" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="232" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="238" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="227" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="243" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="235" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="251" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="242" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="258" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="250" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="266" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="256" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="280" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="306" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="310" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="298" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="314" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="319" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="311" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="327" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="316" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="332" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="341" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="347" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="381" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="389" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="396" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="387" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="403" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="410" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="425" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="429" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="440" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="449" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="458" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="468" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="476" />
         <source>restore the snapshot '%1'</source>
         <translation>恢复快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="479" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="483" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="487" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="491" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="497" />
         <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
         <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="492" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
         <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="520" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="524" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="514" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="530" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="538" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="529" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="545" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="550" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="559" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="580" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="579" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="595" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="612" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="616" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="608" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="621" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="623" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="640" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="625" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="641" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="628" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="632" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="633" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="636" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="637" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="669" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="672" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="673" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="674" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="675" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="676" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="677" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="678" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="679" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="681" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="682" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="715" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="736" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1939,18 +1969,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="556" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="209" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="574" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -3167,63 +3197,63 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="69" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="70" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="71" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="72" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="73" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="112" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="364" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="115" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="118" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="136" />
         <source>
 … %1 characters hidden …
 </source>
@@ -3232,78 +3262,220 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="354" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="414" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="419" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="500" />
         <source>Nodes: %1</source>
         <translation>节点：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="444" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="512" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="509" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="449" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="517" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="515" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="520" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="522" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="549" />
         <source>%1 before (%2)</source>
         <translation>%1 之前（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="482" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="550" />
         <source>%1 after (%2)</source>
         <translation>%1 之后（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="576" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="628" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="630" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
+    </message>
+</context><context>
+    <name>ToolName</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="753" />
+        <source>Set up the exercise</source>
+        <translation>准备练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
+        <source>Restore the lab</source>
+        <translation>恢复实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/plan_tools.py" line="51" />
+        <source>Lab plan</source>
+        <translation>实验规划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="25" />
+        <source>List projects</source>
+        <translation>列出项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="57" />
+        <source>Read the topology</source>
+        <translation>读取拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="126" />
+        <source>List templates</source>
+        <translation>列出模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="79" />
+        <source>Add nodes</source>
+        <translation>添加节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="185" />
+        <source>Rename or move nodes</source>
+        <translation>重命名或移动节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="266" />
+        <source>Delete nodes</source>
+        <translation>删除节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/link_tools.py" line="71" />
+        <source>Connect ports</source>
+        <translation>连接端口</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/link_tools.py" line="197" />
+        <source>Remove links</source>
+        <translation>删除链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="51" />
+        <source>Start a capture</source>
+        <translation>开始抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="86" />
+        <source>Stop a capture</source>
+        <translation>停止抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="127" />
+        <source>Read a capture</source>
+        <translation>分析抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="244" />
+        <source>Start nodes</source>
+        <translation>启动节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="256" />
+        <source>Stop nodes</source>
+        <translation>停止节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="265" />
+        <source>Suspend nodes</source>
+        <translation>暂停节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="274" />
+        <source>Reload nodes</source>
+        <translation>重新加载节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="49" />
+        <source>Node details</source>
+        <translation>节点详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="132" />
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="191" />
+        <source>Project statistics</source>
+        <translation>项目统计</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="231" />
+        <source>List snapshots</source>
+        <translation>列出快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="312" />
+        <source>Template details</source>
+        <translation>模板详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="529" />
+        <source>Run commands</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="565" />
+        <source>Configure devices</source>
+        <translation>配置设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="35" />
+        <source>Take a snapshot</source>
+        <translation>创建快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="77" />
+        <source>Restore a snapshot</source>
+        <translation>恢复快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="152" />
+        <source>Add a note</source>
+        <translation>添加注释</translation>
     </message>
 </context><context>
     <name>TopologyCard</name>

@@ -65,7 +65,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 DATA = re.compile(
     r"(create_nodes|configure_devices|delete_nodes|get_topology|list_projects|[a-z]+_[a-z_]+|"
     r"[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?|[a-z]+:[\w.:-]+|"
-    r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|interface .*|router ospf.*|network .*|"
+    r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|Ethernet\d+|e\d+/\d+|"
+    r"interface .*|router ospf.*|network .*|"
     r"ip address .*|no shutdown|show \S+.*|c7200|R\d+|PC\d+|SW\d+|sk-\S+|"
     r"“[^”]*”|'[^']*'|\"[^\"]*\"|"
     r"（[^）]*）)"  # a provider's or device's own words, quoted in a Chinese sentence
