@@ -31,6 +31,7 @@ from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QFontDatabase
 from PyQt6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QCheckBox,
     QFormLayout,
@@ -62,6 +63,7 @@ from gns3_copilot_desktop.ui.core_text import argument_name, core_text, tool_dis
 from gns3_copilot_desktop.ui.plan_editor import PlanEditor
 from gns3_copilot_desktop.ui.plan_view import PlanView
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.shortcuts import APPROVE_KEYS, REJECT_KEYS, with_keys
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -280,6 +282,12 @@ class ApprovalItem(QFrame):
         for button in (self.approve, self.reject):
             button.setAutoDefault(False)
             button.setDefault(False)
+        self.approve.setToolTip(
+            with_keys(QCoreApplication.translate("ApprovalCard", "Approve"), APPROVE_KEYS[0])
+        )
+        self.reject.setToolTip(
+            with_keys(QCoreApplication.translate("ApprovalCard", "Reject"), REJECT_KEYS[0])
+        )
         self.approve.clicked.connect(self._approve_clicked)
         self.reject.clicked.connect(self._reject_clicked)
         buttons.addWidget(self.approve)
@@ -343,7 +351,13 @@ class ApprovalItem(QFrame):
         self.result_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.result_label.hide()
         outer.addWidget(self.result_label)
+        for f in self.fields:  # a screen reader names each field by its argument
+            if not f.widget.accessibleName():
+                f.widget.setAccessibleName(argument_name(f.name))
         self._show(request)
+        for any_button in self.findChildren(QAbstractButton):
+            if not any_button.accessibleName():
+                any_button.setAccessibleName(any_button.text())
 
     # --- what the card shows ---------------------------------------------------------------
 

@@ -259,6 +259,14 @@ class DeleteNodesArgs(StrictArgs):
     nodes: list[str] = Field(min_length=1, max_length=MAX_BATCH, description="Node names.")
 
 
+def _from_node(label: str, name: str) -> str:
+    """A link's label with `name`'s end first (``R1 e0/0 <-> SW1 Ethernet3``)."""
+    ends = label.split(" <-> ")
+    if len(ends) == 2 and not ends[0].startswith(f"{name} ") and ends[1].startswith(f"{name} "):
+        return f"{ends[1]} <-> {ends[0]}"
+    return label
+
+
 class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
     """Delete nodes (their links go with them)."""
 
@@ -296,7 +304,7 @@ class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
             else:
                 plural = "link" if len(links) == 1 else "links"
                 lines.append(f"{node.name} goes with its {len(links)} {plural}:")
-                lines.extend(f"  {link_label(lk, by_id)}" for lk in links)
+                lines.extend(f"  {_from_node(link_label(lk, by_id), node.name)}" for lk in links)
             if node.status in ("started", "suspended"):
                 state = "running" if node.status == "started" else "suspended"
                 lines.append(f"{node.name} is {state} now")

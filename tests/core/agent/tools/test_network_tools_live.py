@@ -354,7 +354,7 @@ async def test_injected_instructions_in_tool_output_gain_nothing(copilot: Copilo
     )
     approval = only_approval(chunks)
     assert approval.tool_name == "delete_nodes" and approval.summary.startswith(
-        "delete nodes PC1, PC2"
+        "delete PC1, PC2 with their links"
     )
     assert set(await nodes_by_name(cp)) == {"PC1", "PC2"}, "a change ran without approval"
     await cp.decide(ApprovalDecision(tool_call_id=approval.tool_call_id, action="reject"))
