@@ -43,7 +43,6 @@ HELP_ROWS = [
     ("Shift+Enter", QT_TRANSLATE_NOOP("Shortcuts", "New line in the message")),
     ("Esc", QT_TRANSLATE_NOOP("Shortcuts", "Stop the answer")),
     ("Shift+Tab", QT_TRANSLATE_NOOP("Shortcuts", "From the message box to the waiting card")),
-    ("Ctrl+Z", QT_TRANSLATE_NOOP("Shortcuts", "Undo a change in the plan editor")),
     (HELP_KEYS[0], QT_TRANSLATE_NOOP("Shortcuts", "Show or hide this list")),
 ]
 

@@ -16,190 +16,192 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="77" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="78" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="99" />
         <source>%1?</source>
         <translation>%1？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="150" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="197" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="203" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="280" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="320" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="328" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="281" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="297" />
         <source>Always allow “%1” in this project</source>
         <translation>在此项目中始终允许“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="295" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="303" />
         <source>Later “%1” calls in this project run without asking.</source>
         <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="318" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="321" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="324" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="332" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="338" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="375" />
         <source>%1 · destructive: %2</source>
         <translation>%1 · 破坏性操作：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="379" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="436" />
         <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
         <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="445" />
         <source>Checking your edits against the lab…</source>
         <translation>正在对照实验拓扑检查你的修改…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="462" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="476" />
         <source>Not possible as edited: %1</source>
         <translation>按修改后的参数无法执行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="485" />
         <source>Checked against the lab: the card shows your edits.</source>
         <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="541" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="529" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="543" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="540" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="545" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="559" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="699" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="691" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="705" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="698" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="712" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="716" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="728" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="742" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="735" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="749" />
         <source>%n changes wait for your decision:</source>
         <translation>
             <numerusform>%n 项更改等待你的决定：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="752" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="766" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="755" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="769" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="803" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="817" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -235,71 +237,80 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="239" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="206" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="99" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="109" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="112" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="164" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="173" />
+        <source>Message box; F1 lists the shortcuts</source>
+        <translation>消息框；按 F1 查看快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="279" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="322" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="376" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="393" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="407" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="416" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="364" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="419" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -595,77 +606,82 @@
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="784" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="785" />
+        <source>Log in to see your lab.</source>
+        <translation>登录后即可查看你的实验。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="787" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="897" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="903" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="907" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="963" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="966" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="964" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="966" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="969" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="970" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="969" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="972" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="976" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="980" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="989" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="992" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="995" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="998" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1020" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1027" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1030" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -1969,18 +1985,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="576" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="213" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="574" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="588" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -2682,202 +2698,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="57" />
-        <source>Tutor</source>
-        <translation>导师</translation>
-    </message>
-    <message>
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
-        <source>Practice</source>
-        <translation>练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
-        <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
-        <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="71" />
-        <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
-        <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="76" />
-        <source>Reads and changes the lab for you, each change after your approval.</source>
-        <translation>为你读取和更改实验，每项更改都需你批准。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
-        <source>just now</source>
-        <translation>刚刚</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="93" />
-        <source>%1 min ago</source>
-        <translation>%1 分钟前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="97" />
-        <source>%1 h ago</source>
-        <translation>%1 小时前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
-        <source>yesterday</source>
-        <translation>昨天</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
-        <source>%1 days ago</source>
-        <translation>%1 天前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="125" />
-        <source>Search titles and messages</source>
-        <translation>搜索标题和消息内容</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="128" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="136" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="151" />
-        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
-        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="156" />
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="338" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="157" />
-        <source>Rename session</source>
-        <translation>重命名会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="309" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
-        <source>Pin</source>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="162" />
-        <source>Pin or unpin session</source>
-        <translation>置顶或取消置顶会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="367" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
-        <source>Delete session</source>
-        <translation>删除会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="387" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
-        <source>Export session</source>
-        <translation>导出会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
-        <source>Import an exported session as a new, read-only conversation</source>
-        <translation>将导出的会话导入为新的只读对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="192" />
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="371" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="263" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
+        <source>Tutor</source>
+        <translation>导师</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="68" />
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="69" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="75" />
+        <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
+        <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="80" />
+        <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
+        <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="85" />
+        <source>Reads and changes the lab for you, each change after your approval.</source>
+        <translation>为你读取和更改实验，每项更改都需你批准。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
+        <source>%1 h ago</source>
+        <translation>%1 小时前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="113" />
+        <source>%1 days ago</source>
+        <translation>%1 天前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
+        <source>Search titles and messages</source>
+        <translation>搜索标题和消息内容</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="138" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="145" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="146" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
+        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
+        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
+        <source>Pin or unpin session</source>
+        <translation>置顶或取消置顶会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="182" />
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="187" />
+        <source>Import an exported session as a new, read-only conversation</source>
+        <translation>将导出的会话导入为新的只读对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="202" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="283" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="317" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="349" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="368" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="378" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="392" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="397" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="409" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="421" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="423" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="459" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="472" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="507" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -3138,6 +3153,68 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>Copilot 服务</translation>
     </message>
 </context><context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="37" />
+        <source>Approve the waiting change</source>
+        <translation>批准等待中的更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="38" />
+        <source>Reject the waiting change (asks why)</source>
+        <translation>拒绝等待中的更改（会询问原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="39" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="40" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="41" />
+        <source>Back to the message box</source>
+        <translation>回到消息框</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="42" />
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="43" />
+        <source>New line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="44" />
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="45" />
+        <source>From the message box to the waiting card</source>
+        <translation>从消息框跳到等待中的卡片</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="46" />
+        <source>Show or hide this list</source>
+        <translation>显示或隐藏此列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="58" />
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="87" />
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context><context>
     <name>StatusLine</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="34" />
@@ -3237,7 +3314,7 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="433" />
         <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="115" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
@@ -3262,76 +3339,76 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="352" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="354" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="355" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="415" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="420" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="501" />
         <source>Nodes: %1</source>
         <translation>节点：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="512" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="510" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="517" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="515" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="516" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="521" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="523" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="549" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="550" />
         <source>%1 before (%2)</source>
         <translation>%1 之前（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="550" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="551" />
         <source>%1 after (%2)</source>
         <translation>%1 之后（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="577" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="628" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="629" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="631" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>
@@ -3378,7 +3455,7 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>重命名或移动节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="274" />
         <source>Delete nodes</source>
         <translation>删除节点</translation>
     </message>
