@@ -1,4 +1,4 @@
-"""The approval card: tool calls that wait for the user's decision (issue 10).
+"""The approval card: tool calls that wait for the user's decision.
 
 The card is built around what is about to happen to the lab, not around JSON:
 
@@ -31,6 +31,7 @@ from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QFontDatabase
 from PyQt6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QCheckBox,
     QFormLayout,
@@ -58,10 +59,11 @@ from gns3_copilot_desktop.ui.approval_arguments import (
     readable_value,
 )
 from gns3_copilot_desktop.ui.backend import UserDecision
-from gns3_copilot_desktop.ui.core_text import argument_name, core_text
+from gns3_copilot_desktop.ui.core_text import argument_name, core_text, tool_display_name
 from gns3_copilot_desktop.ui.plan_editor import PlanEditor
 from gns3_copilot_desktop.ui.plan_view import PlanView
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.shortcuts import APPROVE_KEYS, REJECT_KEYS, with_keys
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -86,6 +88,15 @@ the backend's `preview_call` to the session)."""
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ApprovalCard", text)
+
+
+def card_question(summary: str) -> str:
+    """A call's summary as the question the card asks: "Delete Switch1 with its links?"."""
+    text = summary.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return QCoreApplication.translate("ApprovalCard", "%1?").replace("%1", text)
 
 
 def _repolish(widget: QWidget, name: str) -> None:
@@ -237,7 +248,8 @@ class ApprovalItem(QFrame):
         self.form_widget.hide()
         layout.addWidget(self.form_widget)
         self.edit_button.toggled.connect(self._toggle_edit)
-        self.edit_button.setVisible(bool(self.fields) and self.plan_view is None)
+        # only a tool's own schema can be edited: the app's sealed calls (practice) cannot
+        self.edit_button.setVisible(bool(self.fields) and bool(props) and self.plan_view is None)
 
         # Edited arguments are checked against the lab before Approve counts (see the module).
         self.previewer: Previewer | None = None
@@ -270,20 +282,27 @@ class ApprovalItem(QFrame):
         for button in (self.approve, self.reject):
             button.setAutoDefault(False)
             button.setDefault(False)
+        self.approve.setToolTip(
+            with_keys(QCoreApplication.translate("ApprovalCard", "Approve"), APPROVE_KEYS[0])
+        )
+        self.reject.setToolTip(
+            with_keys(QCoreApplication.translate("ApprovalCard", "Reject"), REJECT_KEYS[0])
+        )
         self.approve.clicked.connect(self._approve_clicked)
         self.reject.clicked.connect(self._reject_clicked)
         buttons.addWidget(self.approve)
         buttons.addWidget(self.reject)
+        self.display_name = tool_display_name(request.tool_name)
         self.always = QCheckBox(
-            QCoreApplication.translate("ApprovalCard", "Always allow %1 here").replace(
-                "%1", request.tool_name
+            QCoreApplication.translate("ApprovalCard", "Always allow “%1” in this project").replace(
+                "%1", self.display_name
             ),
             self.body,
         )
         self.always.setToolTip(
             QCoreApplication.translate(
-                "ApprovalCard", "Later calls of %1 in this project run without asking."
-            ).replace("%1", request.tool_name)
+                "ApprovalCard", "Later “%1” calls in this project run without asking."
+            ).replace("%1", self.display_name)
         )
         self.always.setAccessibleName(self.always.text())
         self.always.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -332,7 +351,13 @@ class ApprovalItem(QFrame):
         self.result_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.result_label.hide()
         outer.addWidget(self.result_label)
+        for f in self.fields:  # a screen reader names each field by its argument
+            if not f.widget.accessibleName():
+                f.widget.setAccessibleName(argument_name(f.name))
         self._show(request)
+        for any_button in self.findChildren(QAbstractButton):
+            if not any_button.accessibleName():
+                any_button.setAccessibleName(any_button.text())
 
     # --- what the card shows ---------------------------------------------------------------
 
@@ -341,13 +366,18 @@ class ApprovalItem(QFrame):
         its arguments as a person reads them (the proposal, or the checked edits)."""
         self.shown = request
         self.summary = core_text(request.summary)
-        self.title.setText(f"<b>{escape(self.summary)}</b>")
+        question = escape(card_question(self.summary))
+        # bold and red only for what destroys: an address on a VPCS reads as plain text
+        self.title.setText(f"<b>{question}</b>" if request.destructive else question)
         risk = _tr(_RISK_TEXT.get(request.risk, request.risk))
+        name = tool_display_name(request.tool_name)
         self.risk_label.setText(
-            QCoreApplication.translate("ApprovalCard", "Destructive: %1").replace("%1", risk)
+            QCoreApplication.translate("ApprovalCard", "%1 · destructive: %2")
+            .replace("%1", name)
+            .replace("%2", risk)
             if request.destructive
             else QCoreApplication.translate("ApprovalCard", "%1 · %2")
-            .replace("%1", request.tool_name)
+            .replace("%1", name)
             .replace("%2", risk)
         )
         red = request.destructive
@@ -491,7 +521,11 @@ class ApprovalItem(QFrame):
                 continue
             value = arguments.get(name, props.get(name, {}).get("default"))
             row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
-            if self.plan_view is not None or is_internal(name, value, props.get(name, {})):
+            if (
+                self.plan_view is not None
+                or not props  # a call the app prepared itself (practice): nothing to read here
+                or is_internal(name, value, props.get(name, {}))
+            ):
                 detail_rows.append(row)
             else:
                 main_rows.append(row)
@@ -709,12 +743,15 @@ class ApprovalCard(QFrame):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
+        # One call: its own title is the question ("Delete Switch1 with its links?"). Several:
+        # how many wait, never who asks (on a practice card the app itself acts).
         self.heading = QLabel(
             QCoreApplication.translate(
-                "ApprovalCard", "The assistant wants to run %n tool call(s):", "", len(requests)
+                "ApprovalCard", "%n changes wait for your decision:", "", len(requests)
             ),
             self,
         )
+        self.heading.setVisible(len(requests) > 1)
         self.heading.setWordWrap(True)
         self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.heading)

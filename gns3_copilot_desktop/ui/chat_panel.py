@@ -26,6 +26,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.agent.approval import CallPreview
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.ui import shortcuts
 from gns3_copilot_desktop.ui.a11y import Announcer
 from gns3_copilot_desktop.ui.backend import ChatBackend, UserDecision
 from gns3_copilot_desktop.ui.chat_controller import ChatController
@@ -33,7 +34,12 @@ from gns3_copilot_desktop.ui.composer import Composer
 from gns3_copilot_desktop.ui.message_view import NOT_RUN_TEXT, MessageView
 from gns3_copilot_desktop.ui.practice_panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.sessions_panel import SessionsPanel, mode_description, mode_name
+from gns3_copilot_desktop.ui.sessions_panel import (
+    SessionsPanel,
+    mode_description,
+    mode_name,
+    shown_title,
+)
 from gns3_copilot_desktop.ui.status_line import StatusLine
 from gns3_copilot_desktop.ui.theme import style_sheet
 
@@ -141,6 +147,52 @@ class ChatPanel(QWidget):
         outer.addWidget(self.splitter, 1)
         self.announcer = Announcer(self)
         self.setTabOrder(self.composer.edit, self.composer.send_button)
+        self._build_keyboard()
+
+    # --- keyboard (shortcuts, help overlay, the way from the message box to a card) -----------
+
+    def _build_keyboard(self) -> None:
+        self.help_overlay = shortcuts.install(
+            self,
+            card=lambda: self.view.open_approval,
+            new_session=self.sessions.new_session,
+            search=self.search_sessions,
+            message_box=self.focus_message_box,
+        )
+        self.sessions_toggle.setToolTip(
+            shortcuts.with_keys(
+                QCoreApplication.translate("ChatPanel", "Search sessions"),
+                shortcuts.SEARCH_KEYS[0],
+            )
+        )
+        self.sessions.new_button.setToolTip(
+            shortcuts.with_keys(self.sessions.new_button.toolTip(), shortcuts.NEW_SESSION_KEYS[0])
+        )
+        self.composer.edit.setToolTip(
+            shortcuts.with_keys(
+                QCoreApplication.translate("ChatPanel", "Message box; F1 lists the shortcuts"),
+                shortcuts.MESSAGE_BOX_KEYS[0],
+            )
+        )
+
+    def search_sessions(self) -> None:
+        """Show the sessions and put the cursor in their search box."""
+        self.sessions_toggle.setChecked(True)
+        self.sessions.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.sessions.search_edit.selectAll()
+
+    def focus_message_box(self) -> None:
+        """Put the cursor back in the message box."""
+        self.composer.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _link_card_focus(self) -> None:
+        """Shift+Tab from the message box reaches the waiting card's Approve in one press (Tab
+        from it still goes to Send)."""
+        item = shortcuts.target_item(self.view.open_approval)
+        if item is None:
+            return
+        QWidget.setTabOrder(item.approve, self.composer.edit)
+        QWidget.setTabOrder(self.composer.edit, self.composer.send_button)
 
     def _wire(self) -> None:
         c = self.controller
@@ -163,6 +215,7 @@ class ChatPanel(QWidget):
         self.view.decisions_made.connect(self._decided)
         self.sessions.session_selected.connect(lambda sid: spawn(self.open_session(sid)))
         self.sessions.session_deleted.connect(self._session_deleted)
+        self.sessions.renamed.connect(self._renamed)
         self.sessions_toggle.toggled.connect(self.sessions.setVisible)
         self.compact_toggle.toggled.connect(self.view.set_compact)
 
@@ -200,11 +253,7 @@ class ChatPanel(QWidget):
         self.session_id = session_id
         self.sessions.set_current(session_id)
         entry = next((e for e in self.sessions.entries if e.session_id == session_id), None)
-        self.title_label.setText(
-            entry.title
-            if entry and entry.title
-            else QCoreApplication.translate("ChatPanel", "New conversation")
-        )
+        self.title_label.setText(shown_title(entry.title if entry else None))
         self.set_session_mode(entry.mode if entry else None)
         self.status.reset()
         history = await self._backend.get_history(session_id)
@@ -241,7 +290,12 @@ class ChatPanel(QWidget):
     def _title(self, session_id: str, title: str) -> None:
         self.sessions.update_title(session_id, title)
         if session_id == self.session_id:
-            self.title_label.setText(title)
+            self.title_label.setText(shown_title(title))
+
+    def _renamed(self, session_id: str, title: str) -> None:
+        """The user renamed a session: the header shows the new title at once."""
+        if session_id == self.session_id:
+            self.title_label.setText(shown_title(title))
 
     # --- chat -------------------------------------------------------------------------------
 
@@ -325,6 +379,7 @@ class ChatPanel(QWidget):
     def _approvals(self, requests: list[ApprovalRequest]) -> None:
         self._awaiting_approval = True
         card = self.view.show_approvals(requests)
+        self._link_card_focus()
         session_id, backend = self.session_id, self._backend
         if session_id is not None:
             # edited arguments are checked by the session's own backend before Approve counts

@@ -787,8 +787,11 @@ class CopilotHeader(QWidget):
         project_id = self.backend.project_id
         client = self.workspace.client
         if project_id is None or client is None:
+            # not logged in, a project cannot be opened yet: say the step that comes first
             self._show_message(
-                QCoreApplication.translate("CopilotHeader", "Open a project to see its lab."),
+                QCoreApplication.translate("CopilotHeader", "Log in to see your lab.")
+                if client is None
+                else QCoreApplication.translate("CopilotHeader", "Open a project to see its lab."),
                 error=True,
             )
             return None

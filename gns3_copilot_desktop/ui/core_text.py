@@ -10,10 +10,17 @@ matches no pattern is shown as the core wrote it. The patterns follow the tools'
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import QCoreApplication
+
+from gns3_copilot_desktop.core.text import TOOL_NAME_CONTEXT
+
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.agent.tools.registry import ToolRegistry
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for
@@ -52,6 +59,15 @@ _PHRASES: list[tuple[str, str]] = [
         r"push back (\d+) line\(s\) to (.+)",
         QT_TRANSLATE_NOOP("CoreText", "push back %1 line(s) to %2"),
     ),
+    # what goes with a deletion (one line each; the links' own lines are lab names, kept as are)
+    (r"([^\n]+) goes with its 1 link:", QT_TRANSLATE_NOOP("CoreText", "%1 goes with its 1 link:")),
+    (
+        r"([^\n]+) goes with its (\d+) links:",
+        QT_TRANSLATE_NOOP("CoreText", "%1 goes with its %2 links:"),
+    ),
+    (r"([^\n]+) has no links", QT_TRANSLATE_NOOP("CoreText", "%1 has no links")),
+    (r"([^\n]+) is running now", QT_TRANSLATE_NOOP("CoreText", "%1 is running now")),
+    (r"([^\n]+) is suspended now", QT_TRANSLATE_NOOP("CoreText", "%1 is suspended now")),
     (r"(.+) is already gone", QT_TRANSLATE_NOOP("CoreText", "%1 is already gone")),
     (r"(.+) is back already", QT_TRANSLATE_NOOP("CoreText", "%1 is back already")),
     (r"(.+) is as it was already", QT_TRANSLATE_NOOP("CoreText", "%1 is as it was already")),
@@ -82,7 +98,7 @@ _PHRASES: list[tuple[str, str]] = [
     (r"summarize capture of (.+)", QT_TRANSLATE_NOOP("CoreText", "summarize capture of %1")),
     (r"create nodes? (.+)", QT_TRANSLATE_NOOP("CoreText", "create %1")),
     (
-        r"delete nodes? (.+) \(and (?:its|their) links\)",
+        r"delete (.+) with (?:its|their) links",
         QT_TRANSLATE_NOOP("CoreText", "delete %1 and their links"),
     ),
     (r"create links? (.+)", QT_TRANSLATE_NOOP("CoreText", "create link %1")),
@@ -184,7 +200,7 @@ _PHRASES += [
 # A lab plan (core/agent/tools/plan_tools.py, core/lab_plan/diff.py).
 _PHRASES += [
     (
-        r"plan a lab of (\d+) nodes and (\d+) links",
+        r"plan a lab of (\d+) nodes? and (\d+) links?",
         QT_TRANSLATE_NOOP("CoreText", "plan a lab of %1 nodes and %2 links"),
     ),
     (r"nothing to change", QT_TRANSLATE_NOOP("CoreText", "nothing to change")),
@@ -721,6 +737,11 @@ def core_text(text: str) -> str:
         return text
     if _tr(_PROBE) == _PROBE:
         return text  # no translation loaded: the core's own English, word for word
+    if "\n" in text:  # a text of several lines (what goes with a deletion): line by line
+        lines = text.split("\n")
+        translated = [core_text(line) for line in lines]
+        if translated != lines:
+            return "\n".join(translated)
     for pattern, template in _COMPILED:
         match = pattern.match(text)
         if match:
@@ -743,3 +764,36 @@ def argument_name(name: str) -> str:
     """A tool argument's name as the user reads it."""
     known = ARGUMENT_NAMES.get(name)
     return _tr(known) if known else name
+
+
+# Tool ids that are not in the tool registry: the practice engine's own sealed calls.
+_OTHER_TOOL_NAMES = {
+    "inject_practice_faults": QT_TRANSLATE_NOOP("ToolName", "Set up the exercise"),
+    "restore_practice_snapshot": QT_TRANSLATE_NOOP("ToolName", "Restore the lab"),
+}
+
+
+@functools.cache
+def _registry() -> ToolRegistry:
+    """Every tool the app offers, for their display names and argument-only summaries (built
+    on first use: nothing is compiled at import)."""
+    from gns3_copilot_desktop.core.agent.tools.network import network_registry
+
+    return network_registry(None)
+
+
+def tool_display_name(tool_name: str) -> str:
+    """A tool's name as the user reads it ("Delete nodes", "删除节点"), never its id; an id the
+    app does not know is shown as words ("foo_bar" -> "Foo bar")."""
+    known = _registry().display_names().get(tool_name) or _OTHER_TOOL_NAMES.get(tool_name)
+    if known:
+        return QCoreApplication.translate(TOOL_NAME_CONTEXT, known)
+    words = tool_name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def call_summary(tool_name: str, arguments: dict[str, Any]) -> str | None:
+    """The tool's own summary of a call from its arguments (translated), or None when the tool
+    is unknown or the arguments do not validate (a call still streaming in)."""
+    summary = _registry().call_summary(tool_name, arguments)
+    return core_text(summary) if summary else None

@@ -43,12 +43,21 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
+from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
 from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry, SessionMode
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 SEARCH_DELAY_MS = 250
 _ROLE = Qt.ItemDataRole.UserRole
 _TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def shown_title(title: str | None) -> str:
+    """A session's title as shown: an untitled session (the core names it in English) is named
+    in the user's language."""
+    if not title or title == DEFAULT_TITLE:
+        return QCoreApplication.translate("SessionsPanel", "New conversation")
+    return title
 
 
 def mode_name(mode: str) -> str:
@@ -110,6 +119,7 @@ class SessionsPanel(QWidget):
 
     session_selected = pyqtSignal(str)
     session_deleted = pyqtSignal(str)
+    renamed = pyqtSignal(str, str)  # session id, new title (the chat's header follows it)
     refresh_failed = pyqtSignal(str, str)  # user message, error kind (the copilot header shows it)
 
     def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
@@ -260,7 +270,7 @@ class SessionsPanel(QWidget):
         self.list.clear()
         now = datetime.now(UTC)
         for entry in entries:
-            title = entry.title or QCoreApplication.translate("SessionsPanel", "New conversation")
+            title = shown_title(entry.title)
             first = ("★ " if entry.pinned else "") + title
             second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
             if entry.mode in ("tutor", "practice"):
@@ -341,7 +351,7 @@ class SessionsPanel(QWidget):
             entry.title,
         )
         if ok and title.strip():
-            spawn(self._run(self._backend.rename_session(entry.session_id, title.strip())))
+            spawn(self._rename(entry.session_id, title.strip()))
 
     def _title_edited(self, session_id: str, text: str) -> None:
         """The in-place editor was confirmed: rename, unless the title is empty or unchanged."""
@@ -349,7 +359,7 @@ class SessionsPanel(QWidget):
         entry = next((e for e in self.entries if e.session_id == session_id), None)
         if entry is None or not title or title == entry.title:
             return
-        spawn(self._run(self._backend.rename_session(session_id, title)))
+        spawn(self._rename(session_id, title))
 
     def toggle_pin(self, *_: object) -> None:
         """Pin the selected session on top, or unpin it."""
@@ -367,9 +377,7 @@ class SessionsPanel(QWidget):
             QCoreApplication.translate("SessionsPanel", "Delete session"),
             QCoreApplication.translate(
                 "SessionsPanel", "Delete “%1” and its whole conversation? This cannot be undone."
-            ).replace(
-                "%1", entry.title or QCoreApplication.translate("SessionsPanel", "New conversation")
-            ),
+            ).replace("%1", shown_title(entry.title)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -438,6 +446,11 @@ class SessionsPanel(QWidget):
             self._current = None
         await self.refresh()
         self.session_deleted.emit(session_id)
+
+    async def _rename(self, session_id: str, title: str) -> None:
+        await self._run(self._backend.rename_session(session_id, title))
+        if not sip.isdeleted(self.list):
+            self.renamed.emit(session_id, title)
 
     async def _run(self, action: Awaitable[None]) -> None:
         await action

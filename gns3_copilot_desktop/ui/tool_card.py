@@ -15,7 +15,14 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QFontDatabase, QPainter, QPaintEvent
+from PyQt6.QtGui import (
+    QFontDatabase,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextOption,
+    QWheelEvent,
+)
 from PyQt6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -28,7 +35,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from gns3_copilot_desktop.ui.core_text import core_text
+from gns3_copilot_desktop.ui.core_text import call_summary, core_text, tool_display_name
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.ui.plan_view import PlanOutcome
@@ -133,10 +140,35 @@ def head_and_tail(text: str) -> tuple[str, int] | None:
     return None
 
 
-def summarize_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
-    """A short `key=value, …` line for a card without a summary from the tool."""
-    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+def brief_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
+    """The names a call is about, for a card whose tool gave no summary (yet): ``Switch1, PC2``
+    from ``{"nodes": ["Switch1"], ...}``; never JSON, ids or ``key=value``."""
+    found: list[str] = []
+
+    def walk(value: Any, depth: int) -> None:
+        if isinstance(value, str) and value.strip():
+            found.append(value.strip())
+        elif isinstance(value, dict) and depth < 3:
+            for key in ("name", "node", "template", "text"):
+                if key in value:
+                    walk(value[key], depth + 1)
+                    return
+        elif isinstance(value, list) and depth < 3:
+            for item in value:
+                walk(item, depth + 1)
+
+    for key, value in arguments.items():
+        if key in ("credential", "color") or key.endswith("_id"):
+            continue  # internals and secrets' names are not what the call is about
+        walk(value, 0)
+    text = ", ".join(dict.fromkeys(found))
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def call_title(tool_name: str, arguments: dict[str, Any], summary: str = "") -> str:
+    """What a call does, in the user's language: the tool's summary (as sent, or computed from
+    the arguments), else the names it is about."""
+    return core_text(summary) or call_summary(tool_name, arguments) or brief_arguments(arguments)
 
 
 def monospace_font() -> Any:
@@ -157,10 +189,11 @@ class ElidedLabel(QLabel):
 
 
 class ToolTitleLabel(ElidedLabel):
-    """ "tool_name · summary": when it does not fit, the tool name gives way, not the summary.
+    """ "Tool name · summary": when it does not fit, the tool name gives way, not the summary.
 
-    The name is elided first; when not even "…" of it fits, the summary is shown alone (elided
-    only when it is itself wider than the label). `text()` stays the whole title.
+    The name is shown whole or not at all (a cut name such as "dele…" says nothing; the summary
+    says what happens), then the summary is elided at its end. `text()` stays the whole title
+    and the card's tooltip carries it.
     """
 
     _SEPARATOR = " · "
@@ -171,9 +204,9 @@ class ToolTitleLabel(ElidedLabel):
         self._summary = ""
 
     def set_parts(self, name: str, summary: str) -> None:
-        """The tool name and what it does (with its progress)."""
+        """The tool's display name and what it does (with its progress)."""
         self._name, self._summary = name, summary
-        self.setText(f"{name}{self._SEPARATOR}{summary}")
+        self.setText(f"{name}{self._SEPARATOR}{summary}" if summary else name)
         self.update()
 
     def shown_text(self) -> str:
@@ -183,28 +216,29 @@ class ToolTitleLabel(ElidedLabel):
         full = self.text()
         if metrics.horizontalAdvance(full) <= width:
             return full
-        tail = f"{self._SEPARATOR}{self._summary}"
-        room = width - metrics.horizontalAdvance(tail)
-        name = metrics.elidedText(self._name, Qt.TextElideMode.ElideRight, room)
-        if room > 0 and name and name != "…" and metrics.horizontalAdvance(name) <= room:
-            return name + tail
+        if not self._summary:
+            return metrics.elidedText(self._name, Qt.TextElideMode.ElideRight, width)
         return metrics.elidedText(self._summary, Qt.TextElideMode.ElideRight, width)
 
     def paintEvent(self, event: QPaintEvent | None) -> None:
-        """Draw the title with the name elided before the summary."""
+        """Draw the title with the name given up before the summary."""
         painter = QPainter(self)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         painter.drawText(self.rect(), flags, self.shown_text())
 
 
 class ReadOnlyText(QPlainTextEdit):
-    """Monospace read-only text whose height follows its content up to `max_lines`."""
+    """Monospace read-only text that wraps long lines and whose height follows its content up
+    to `max_lines`; the mouse wheel scrolls it only while it can scroll that way, else the chat
+    around it scrolls (a card's box never traps the wheel)."""
 
     def __init__(self, text: str, name: str, max_lines: int = 24, parent: QWidget | None = None):
         super().__init__(parent)
         self.setReadOnly(True)
         self.setFont(monospace_font())
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAccessibleName(name)
         self.setMinimumWidth(40)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -214,11 +248,45 @@ class ReadOnlyText(QPlainTextEdit):
     def set_text(self, text: str) -> None:
         """Replace the text and fit the height to it."""
         self.setPlainText(text)
-        lines = min(max(text.count("\n") + 1, 1), self._max_lines)
-        metrics = self.fontMetrics()
-        bar = self.horizontalScrollBar()
-        scrollbar = bar.sizeHint().height() if bar is not None else 0
-        self.setFixedHeight(lines * metrics.lineSpacing() + 12 + scrollbar)
+        self._fit_height()
+
+    def _visual_lines(self) -> int:
+        """Lines as shown at the current width (a wrapped line counts each of its rows)."""
+        count = 0
+        document = self.document()
+        block = document.firstBlock() if document is not None else None
+        while block is not None and block.isValid():
+            layout = block.layout()
+            count += max(layout.lineCount() if layout is not None else 1, 1)
+            block = block.next()
+        return max(count, 1)
+
+    def _fit_height(self) -> None:
+        lines = min(self._visual_lines(), self._max_lines)
+        self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + 12)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """A new width wraps the lines again: fit the height again."""
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
+        """Scroll this box while it can; at its end (or when it cannot scroll) the wheel goes to
+        the chat around it."""
+        if event is None:
+            return
+        bar = self.verticalScrollBar()
+        delta = event.angleDelta().y()
+        at_end = (
+            bar is None
+            or bar.maximum() == 0
+            or (delta > 0 and bar.value() <= bar.minimum())
+            or (delta < 0 and bar.value() >= bar.maximum())
+        )
+        if at_end or delta == 0:
+            event.ignore()
+            return
+        super().wheelEvent(event)
 
 
 class ToolCard(QFrame):
@@ -239,8 +307,9 @@ class ToolCard(QFrame):
         self.setObjectName("toolCard")
         self.tool_call_id = tool_call_id
         self.tool_name = tool_name
+        self.display_name = tool_display_name(tool_name)
         self.arguments: dict[str, Any] = dict(arguments or {})
-        self.summary = core_text(summary) or summarize_arguments(self.arguments)
+        self.summary = call_title(tool_name, self.arguments, summary)
         self.output = ""
         self.progress = ""
         self.truncated = False
@@ -324,7 +393,7 @@ class ToolCard(QFrame):
 
     def set_summary(self, summary: str) -> None:
         """The tool's own one-line summary (it arrives with tool_start, after the queued card)."""
-        self.summary = core_text(summary) or summarize_arguments(self.arguments)
+        self.summary = call_title(self.tool_name, self.arguments, summary)
         self._refresh_header()
 
     def set_progress(self, text: str) -> None:
@@ -336,20 +405,20 @@ class ToolCard(QFrame):
         progress = (
             f" — {self.progress}" if self.progress and self.state is ToolState.RUNNING else ""
         )
-        self.title_label.set_parts(self.tool_name, f"{self.summary}{progress}")
-        self.title_label.setToolTip(f"{self.tool_name}\n{self.summary}{progress}")
+        self.title_label.set_parts(self.display_name, f"{self.summary}{progress}")
+        self.title_label.setToolTip(f"{self.display_name}\n{self.summary}{progress}")
         self.state_label.setText(f"{self.state.icon} {self.state.label}")
         self.state_label.setObjectName(_STATE_STYLE.get(self.state, "stateMuted"))
         self.state_label.setStyleSheet("")  # re-polish after the objectName change
         self.duration_label.setText(self.duration_text())
         self.badge.setVisible(self.truncated)
         name = QCoreApplication.translate("ToolCard", "Tool %1: %2, %3").replace(
-            "%1", self.tool_name
+            "%1", self.display_name
         )
         name = name.replace("%2", self.summary).replace("%3", self.state.label)
         self.toggle.setAccessibleName(
             QCoreApplication.translate("ToolCard", "Show details of %1").replace(
-                "%1", self.tool_name
+                "%1", self.display_name
             )
         )
         self.setAccessibleName(name)

@@ -16,185 +16,192 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="77" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="78" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="99" />
+        <source>%1?</source>
+        <translation>%1？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="150" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="197" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="203" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="268" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="280" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="309" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="328" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="281" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="278" />
-        <source>Always allow %1 here</source>
-        <translation>在此项目中始终允许 %1</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="297" />
+        <source>Always allow “%1” in this project</source>
+        <translation>在此项目中始终允许“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="284" />
-        <source>Later calls of %1 in this project run without asking.</source>
-        <translation>此项目中之后对 %1 的调用将不再询问直接运行。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="303" />
+        <source>Later “%1” calls in this project run without asking.</source>
+        <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="299" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="318" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="321" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="332" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="338" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="347" />
-        <source>Destructive: %1</source>
-        <translation>破坏性操作：%1</translation>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="375" />
+        <source>%1 · destructive: %2</source>
+        <translation>%1 · 破坏性操作：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="379" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="436" />
         <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
         <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="445" />
         <source>Checking your edits against the lab…</source>
         <translation>正在对照实验拓扑检查你的修改…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="446" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="476" />
         <source>Not possible as edited: %1</source>
         <translation>按修改后的参数无法执行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="455" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="485" />
         <source>Checked against the lab: the card shows your edits.</source>
         <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="541" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="543" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="520" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="525" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="559" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="699" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="705" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="712" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="716" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="708" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="742" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="713" />
-        <source>The assistant wants to run %n tool call(s):</source>
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="749" />
+        <source>%n changes wait for your decision:</source>
         <translation>
-            <numerusform>助手想要执行 %n 个工具调用：</numerusform>
+            <numerusform>%n 项更改等待你的决定：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="729" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="766" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="732" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="769" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="780" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="817" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
@@ -230,71 +237,80 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="239" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="206" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="99" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="109" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="112" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="164" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="173" />
+        <source>Message box; F1 lists the shortcuts</source>
+        <translation>消息框；按 F1 查看快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="279" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="322" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="376" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="393" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="407" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="416" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="364" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="419" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -590,87 +606,92 @@
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="791" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="792" />
+        <source>Log in to see your lab.</source>
+        <translation>登录后即可查看你的实验。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="794" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="907" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="907" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="910" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="911" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="914" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="970" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="974" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="976" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="974" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="976" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="979" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="989" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="992" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="995" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="998" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1020" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1027" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1030" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1034" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1037" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1038" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1041" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1043" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1046" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1047" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1050" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
@@ -724,888 +745,913 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="32" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="39" />
         <source>remove node %1 and its %2 link(s)</source>
         <translation>删除节点 %1 及其 %2 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="34" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
         <source>remove node %1</source>
         <translation>删除节点 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="37" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
         <source>bring back node %1 (%2) at (%3, %4) with %5</source>
         <translation>在 (%3, %4) 恢复节点 %1（%2），并带回 %5</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="48" />
         <source>bring back node %1 (%2) at (%3, %4)</source>
         <translation>在 (%3, %4) 恢复节点 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="43" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
         <source>bring back link %1</source>
         <translation>恢复链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="51" />
         <source>rename %1 back to %2</source>
         <translation>将 %1 改回名称 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="54" />
         <source>move %1 back to (%2, %3)</source>
         <translation>将 %1 移回 (%2, %3)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
         <source>remove link %1</source>
         <translation>删除链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
         <source>remove the note '%1'</source>
         <translation>删除注释“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="60" />
         <source>push back %1 line(s) to %2</source>
         <translation>向 %2 推回 %1 行配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="63" />
+        <source>%1 goes with its 1 link:</source>
+        <translation>%1 及其 1 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="66" />
+        <source>%1 goes with its %2 links:</source>
+        <translation>%1 及其 %2 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <source>%1 has no links</source>
+        <translation>%1 没有链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="69" />
+        <source>%1 is running now</source>
+        <translation>%1 正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="70" />
+        <source>%1 is suspended now</source>
+        <translation>%1 已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
         <source>%1 is already gone</source>
         <translation>%1 已不存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="72" />
         <source>%1 is back already</source>
         <translation>%1 已经恢复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
         <source>%1 is as it was already</source>
         <translation>%1 已是原来的状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="74" />
         <source>a node named %1 exists now</source>
         <translation>现在已有名为 %1 的节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="77" />
         <source>%1: the name %2 is taken now</source>
         <translation>%1：名称 %2 现已被占用</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
         <source>%1: %2 is not in the project</source>
         <translation>%1：%2 不在项目中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
         <source>%1: %2 is in use</source>
         <translation>%1：%2 正在使用中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="84" />
         <source>%1: not put back: %2</source>
         <translation>%1：未恢复：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="87" />
         <source>%1: its console cannot be reached from here</source>
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="688" />
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="704" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
         <source>List projects</source>
         <translation>列出项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
         <source>Read the topology of the current project</source>
         <translation>读取当前项目的拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="94" />
         <source>List templates matching %1</source>
         <translation>列出匹配 %1 的模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="95" />
         <source>List templates</source>
         <translation>列出模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
         <source>start capture on %1</source>
         <translation>开始在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="97" />
         <source>stop capture on %1</source>
         <translation>停止在 %1 上抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="98" />
         <source>summarize capture of %1</source>
         <translation>汇总 %1 的抓包</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="99" />
         <source>create %1</source>
         <translation>新建 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="102" />
         <source>delete %1 and their links</source>
         <translation>删除 %1 及其链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
         <source>create link %1</source>
         <translation>新建链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="105" />
         <source>delete link %1</source>
         <translation>删除链路 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
         <source>start %1 and wait up to %2 s</source>
         <translation>启动 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
         <source>stop %1 and wait up to %2 s</source>
         <translation>停止 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
         <source>suspend %1 and wait up to %2 s</source>
         <translation>暂停 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="120" />
         <source>reload %1 and wait up to %2 s</source>
         <translation>重新加载 %1 并最多等待 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="122" />
         <source>start %1</source>
         <translation>启动 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
         <source>stop %1</source>
         <translation>停止 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
         <source>suspend %1</source>
         <translation>暂停 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
         <source>reload %1</source>
         <translation>重新加载 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="126" />
         <source>run on %1</source>
         <translation>在设备上运行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
         <source>configure %1</source>
         <translation>配置 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="128" />
         <source>details of %1</source>
         <translation>%1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="129" />
         <source>links of the project</source>
         <translation>项目的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
         <source>links of %1</source>
         <translation>%1 的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="131" />
         <source>project statistics</source>
         <translation>项目统计</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="132" />
         <source>list snapshots</source>
         <translation>列出快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="133" />
         <source>template details of %1</source>
         <translation>模板 %1 的详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
         <source>create snapshot '%1'</source>
         <translation>创建快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="137" />
         <source>restore snapshot '%1' (replaces the current topology)</source>
         <translation>恢复快照“%1”（替换当前拓扑）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="139" />
         <source>add note "%1"</source>
         <translation>添加注释“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="140" />
         <source>rename %1 to %2</source>
         <translation>将 %1 重命名为 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="141" />
         <source>move %1 to (%2)</source>
         <translation>将 %1 移动到 (%2)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
         <source>deletes %1</source>
         <translation>将删除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
         <source>%1 running: unsaved configuration on them is lost</source>
         <translation>%1 正在运行：其未保存的配置将丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
         <source>%1 running: their consoles and traffic are paused</source>
         <translation>%1 正在运行：其控制台和流量将被暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="154" />
         <source>none of these nodes is running</source>
         <translation>这些节点都未在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
         <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
         <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
         <source>%1: %2 new line(s), %3 already there</source>
         <translation>%1：%2 行新配置，%3 行已存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
         <source>%1: running configuration not read (%2)</source>
         <translation>%1：未读取运行配置（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
         <source>The model's context window (%1 tokens) is too small for all %2 tools (about %3 tokens) and this conversation, so only the tools that read the lab were offered. For changes, raise the context window in the model settings (and on the model's server) or shorten the answer limit.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳全部 %2 个工具（约 %3 个 token）和本次对话，因此只提供了读取实验的工具。如需修改实验，请在模型设置（以及模型服务器）中增大上下文窗口，或缩短回答长度上限。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
         <source>The model's context window (%1 tokens) is too small for any tool and this conversation, so it answered without tools. Raise the context window in the model settings (and on the model's server), or start a new conversation.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
         <source>plan a lab of %1 nodes and %2 links</source>
         <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="206" />
         <source>nothing to change</source>
         <translation>无需更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
         <source>%1 started</source>
         <translation>%1 已启动</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
         <source>%1 pings %2</source>
         <translation>%1 可 ping 通 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="209" />
         <source>add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
         <source>remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="217" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="224" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="232" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="238" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="227" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="243" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="235" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="251" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="242" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="258" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="250" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="266" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="254" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="256" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="264" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="280" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="284" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="290" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="306" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="310" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="298" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="314" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="319" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="311" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="327" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="316" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="332" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="341" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="347" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="381" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="374" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="390" />
         <source>The model server stopped (%1 no longer answers). It may have crashed: see its log, start it again, then retry.</source>
         <translation>模型服务器已停止（%1 不再响应）。它可能已崩溃：请查看其日志，重新启动后再试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="399" />
         <source>The model server is not running (%1 does not answer). Start it, then retry, or check the base URL in the model settings.</source>
         <translation>模型服务器未运行（%1 无响应）。请启动它后再试，或检查模型设置中的基础 URL。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="391" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="407" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="414" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="405" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="412" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="431" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="442" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="458" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="460" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="476" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="470" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="486" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="478" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="494" />
         <source>restore the snapshot '%1'</source>
         <translation>恢复快照“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="497" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="501" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="505" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="509" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="499" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="515" />
         <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
         <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
         <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
         <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="538" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="542" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="532" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="540" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="547" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="563" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="561" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="570" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="578" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="606" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="622" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="636" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="639" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="641" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="645" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="647" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="648" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="651" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="669" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="656" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="672" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="673" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="677" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="678" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="679" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="681" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="682" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="683" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="684" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="685" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="686" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="687" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="688" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="689" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="690" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="675" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="691" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="692" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="693" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="694" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="679" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="695" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="696" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="681" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="698" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="683" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="699" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="684" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="700" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -1959,18 +2005,18 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="556" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="213" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="588" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -2672,202 +2718,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="57" />
-        <source>Tutor</source>
-        <translation>导师</translation>
-    </message>
-    <message>
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
-        <source>Practice</source>
-        <translation>练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
-        <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
-        <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="71" />
-        <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
-        <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="76" />
-        <source>Reads and changes the lab for you, each change after your approval.</source>
-        <translation>为你读取和更改实验，每项更改都需你批准。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="91" />
-        <source>just now</source>
-        <translation>刚刚</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="93" />
-        <source>%1 min ago</source>
-        <translation>%1 分钟前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="97" />
-        <source>%1 h ago</source>
-        <translation>%1 小时前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
-        <source>yesterday</source>
-        <translation>昨天</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="104" />
-        <source>%1 days ago</source>
-        <translation>%1 天前</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="125" />
-        <source>Search titles and messages</source>
-        <translation>搜索标题和消息内容</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="128" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="136" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="151" />
-        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
-        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="156" />
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="338" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="157" />
-        <source>Rename session</source>
-        <translation>重命名会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="309" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
-        <source>Pin</source>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="162" />
-        <source>Pin or unpin session</source>
-        <translation>置顶或取消置顶会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="367" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
-        <source>Delete session</source>
-        <translation>删除会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="387" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
-        <source>Export session</source>
-        <translation>导出会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
-        <source>Import an exported session as a new, read-only conversation</source>
-        <translation>将导出的会话导入为新的只读对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="192" />
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="371" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="263" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
+        <source>Tutor</source>
+        <translation>导师</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="68" />
+        <source>Practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="69" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="75" />
+        <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
+        <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="80" />
+        <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
+        <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="85" />
+        <source>Reads and changes the lab for you, each change after your approval.</source>
+        <translation>为你读取和更改实验，每项更改都需你批准。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
+        <source>%1 h ago</source>
+        <translation>%1 小时前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="113" />
+        <source>%1 days ago</source>
+        <translation>%1 天前</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
+        <source>Search titles and messages</source>
+        <translation>搜索标题和消息内容</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="138" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="145" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="146" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
+        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
+        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="348" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
+        <source>Pin or unpin session</source>
+        <translation>置顶或取消置顶会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="182" />
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="187" />
+        <source>Import an exported session as a new, read-only conversation</source>
+        <translation>将导出的会话导入为新的只读对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="202" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="283" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="317" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="339" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="349" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="368" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="378" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="392" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="389" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="397" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="409" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="413" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="421" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="423" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="459" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="472" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="507" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -3133,6 +3178,68 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>Copilot 服务</translation>
     </message>
 </context><context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="37" />
+        <source>Approve the waiting change</source>
+        <translation>批准等待中的更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="38" />
+        <source>Reject the waiting change (asks why)</source>
+        <translation>拒绝等待中的更改（会询问原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="39" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="40" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="41" />
+        <source>Back to the message box</source>
+        <translation>回到消息框</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="42" />
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="43" />
+        <source>New line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="44" />
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="45" />
+        <source>From the message box to the waiting card</source>
+        <translation>从消息框跳到等待中的卡片</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="46" />
+        <source>Show or hide this list</source>
+        <translation>显示或隐藏此列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="58" />
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/shortcuts.py" line="87" />
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context><context>
     <name>StatusLine</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="34" />
@@ -3192,63 +3299,63 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="69" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="70" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="71" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="72" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="73" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="112" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="364" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="115" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="118" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="136" />
         <source>
 … %1 characters hidden …
 </source>
@@ -3257,78 +3364,220 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="352" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="355" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="415" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="351" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="420" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="501" />
         <source>Nodes: %1</source>
         <translation>节点：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="444" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="441" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="510" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="449" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="516" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="452" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="521" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="523" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="550" />
         <source>%1 before (%2)</source>
         <translation>%1 之前（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="482" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="551" />
         <source>%1 after (%2)</source>
         <translation>%1 之后（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="577" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="629" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="631" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
+    </message>
+</context><context>
+    <name>ToolName</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="771" />
+        <source>Set up the exercise</source>
+        <translation>准备练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="772" />
+        <source>Restore the lab</source>
+        <translation>恢复实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/plan_tools.py" line="51" />
+        <source>Lab plan</source>
+        <translation>实验规划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="25" />
+        <source>List projects</source>
+        <translation>列出项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="57" />
+        <source>Read the topology</source>
+        <translation>读取拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/read_tools.py" line="126" />
+        <source>List templates</source>
+        <translation>列出模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="79" />
+        <source>Add nodes</source>
+        <translation>添加节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="185" />
+        <source>Rename or move nodes</source>
+        <translation>重命名或移动节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/change_tools.py" line="274" />
+        <source>Delete nodes</source>
+        <translation>删除节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/link_tools.py" line="71" />
+        <source>Connect ports</source>
+        <translation>连接端口</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/link_tools.py" line="197" />
+        <source>Remove links</source>
+        <translation>删除链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="51" />
+        <source>Start a capture</source>
+        <translation>开始抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="86" />
+        <source>Stop a capture</source>
+        <translation>停止抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/capture_tools.py" line="127" />
+        <source>Read a capture</source>
+        <translation>分析抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="244" />
+        <source>Start nodes</source>
+        <translation>启动节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="256" />
+        <source>Stop nodes</source>
+        <translation>停止节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="265" />
+        <source>Suspend nodes</source>
+        <translation>暂停节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/power_tools.py" line="274" />
+        <source>Reload nodes</source>
+        <translation>重新加载节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="49" />
+        <source>Node details</source>
+        <translation>节点详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="132" />
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="191" />
+        <source>Project statistics</source>
+        <translation>项目统计</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="231" />
+        <source>List snapshots</source>
+        <translation>列出快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="312" />
+        <source>Template details</source>
+        <translation>模板详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="569" />
+        <source>Run commands</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="611" />
+        <source>Configure devices</source>
+        <translation>配置设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="35" />
+        <source>Take a snapshot</source>
+        <translation>创建快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="77" />
+        <source>Restore a snapshot</source>
+        <translation>恢复快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/project_tools.py" line="152" />
+        <source>Add a note</source>
+        <translation>添加注释</translation>
     </message>
 </context><context>
     <name>TopologyCard</name>

@@ -407,7 +407,7 @@ async def shoot_undo(out: Path, name: str = "undo", dock_width: int = 460) -> No
     view = dock.panel.view
     node = SavedNode(node_id="n1", name="SW2", node_type="ethernet_switch", x=-250, y=200)
     cards = [
-        ("c1", "delete_nodes", "delete node SW2 (and its links)",
+        ("c1", "delete_nodes", "delete SW2 with its links",
          [RestoreNode(node=node)], "bring back node SW2 (ethernet_switch) at (-250, 200)"),
         ("c2", "create_links", "create link PC1 Ethernet0 <-> SW1 Ethernet3",
          [RemoveLink(link_id="l1", label="PC1 Ethernet0 <-> SW1 Ethernet3")], ""),
@@ -515,11 +515,12 @@ def approval_requests() -> list[ApprovalRequest]:
             tool_call_id="n3",
             tool_name="delete_nodes",
             arguments={"nodes": ["R3"]},
-            summary="delete node R3 (and its links)",
+            summary="delete R3 with its links",
             risk="change",
             arguments_schema=DeleteNodesArgs.model_json_schema(),
             destructive=True,
-            consequence="deletes R3 and its 2 links, now started",
+            consequence="R3 goes with its 2 links:\n  R3 e0/0 <-> SW1 Ethernet0\n"
+            "  R3 e0/1 <-> R2 e0/0\nR3 is running now",
         ),
     ]
 

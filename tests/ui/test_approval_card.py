@@ -64,7 +64,7 @@ def _delete() -> ApprovalRequest:
         tool_call_id="c_del",
         tool_name="delete_nodes",
         arguments={"nodes": ["R3", "SW1"]},
-        summary="delete nodes R3, SW1 (and their links)",
+        summary="delete R3, SW1 with their links",
         risk="change",
         arguments_schema=DeleteNodesArgs.model_json_schema(),
         destructive=True,

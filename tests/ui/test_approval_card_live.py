@@ -248,7 +248,7 @@ def test_an_edited_delete_is_named_before_approve_and_deletes_exactly_that(
     assert _names_and_links(gns3_server, gns3_token, pid) == (["R4"], 0)
     if language == "en":
         assert card.result_label.text() == (
-            "Approved with your edits: delete nodes R1, R2, R3 (and their links)"
+            "Approved with your edits: delete R1, R2, R3 with their links"
         )
         tool_card = app.panel.view.card("call_delete")
         assert tool_card.state == ToolState.DONE

@@ -52,7 +52,7 @@ ALLOWED = {
     "gns3", "copilot", "ai", "api", "url", "jwt", "http", "https", "ollama", "openai",
     "anthropic", "deepseek", "lm", "studio", "llama", "cpp", "vpcs", "ios", "frr", "linux", "ospf",
     "tls", "json", "markdown", "token", "tokens", "id", "ip", "vlan", "acl", "cli", "ssh",
-    "telnet", "enter", "shift", "ctrl", "esc", "tab", "gpt", "mini", "o", "s", "ms", "kb", "mb",
+    "telnet", "enter", "shift", "ctrl", "esc", "tab", "f1", "gpt", "mini", "o", "s", "ms", "kb", "mb",
     "ok", "pc", "r", "sw", "admin", "localhost", "v", "vllm", "openrouter", "python", "base",
     "enable",  # Cisco's privileged mode: the word on the device
     "english",  # each language is listed by its own name
@@ -65,7 +65,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 DATA = re.compile(
     r"(create_nodes|configure_devices|delete_nodes|get_topology|list_projects|[a-z]+_[a-z_]+|"
     r"[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?|[a-z]+:[\w.:-]+|"
-    r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|interface .*|router ospf.*|network .*|"
+    r"https?://\S+|\S+\.\S+|GigabitEthernet\S*|Ethernet\d+|e\d+/\d+|"
+    r"interface .*|router ospf.*|network .*|"
     r"ip address .*|no shutdown|show \S+.*|c7200|R\d+|PC\d+|SW\d+|sk-\S+|"
     r"“[^”]*”|'[^']*'|\"[^\"]*\"|"
     r"（[^）]*）)"  # a provider's or device's own words, quoted in a Chinese sentence

@@ -106,28 +106,30 @@ def test_format_duration() -> None:
     assert format_duration(65_000) == "1 min 5 s"
 
 
-def test_at_360_px_the_title_keeps_its_summary_and_elides_the_tool_name(qtbot: QtBot) -> None:
-    summary = "Start R1"
-    card = ToolCard("c1", "configure_device_interfaces_and_routing", {}, summary, ToolState.DONE)
+def test_at_360_px_the_title_keeps_its_summary_and_never_cuts_the_tool_name(qtbot: QtBot) -> None:
+    summary = "start R1, R2, R3, R4, R5, R6, R7 and R8 and wait up to 120 s"
+    card = ToolCard("c1", "start_nodes", {}, summary, ToolState.DONE)
     qtbot.addWidget(card)
     card.resize(360, card.sizeHint().height())
     card.show()
     qtbot.waitExposed(card)
     label = card.title_label
     metrics = label.fontMetrics()
+    assert label.text() == f"Start nodes · {summary}"
     assert metrics.horizontalAdvance(label.text()) > label.width()  # the whole title cannot fit
     shown = label.shown_text()
-    assert shown.endswith(f" · {summary}")
-    assert shown.startswith("configure_") and "…" in shown
+    # the name is whole or absent (never "Sta…"); the summary is cut at its end
+    assert shown.startswith("start R1") and shown.endswith("…")
+    assert "Start nodes" not in shown
     assert metrics.horizontalAdvance(shown) <= label.width()
-    assert label.text() == f"configure_device_interfaces_and_routing · {summary}"
+    assert "Start nodes" in label.toolTip() and summary in label.toolTip()
 
 
-def test_a_very_narrow_title_shows_the_summary_alone(qtbot: QtBot) -> None:
-    card = ToolCard("c1", "start_node", {}, "Start R1", ToolState.DONE)
+def test_a_title_that_fits_shows_the_tool_name_whole(qtbot: QtBot) -> None:
+    card = ToolCard("c1", "start_nodes", {}, "start R1", ToolState.DONE)
     qtbot.addWidget(card)
     label = card.title_label
-    label.resize(label.fontMetrics().horizontalAdvance("Start R1 ·"), 20)
-    assert label.shown_text() == "Start R1"
+    label.resize(label.fontMetrics().horizontalAdvance("start R1 ·"), 20)
+    assert label.shown_text() == "start R1"
     label.resize(label.fontMetrics().horizontalAdvance(label.text()), 20)
-    assert label.shown_text() == "start_node · Start R1"
+    assert label.shown_text() == "Start nodes · start R1"

@@ -236,10 +236,13 @@ async def test_the_card_is_told_what_goes_with_a_destructive_call(
     }
     assert not asked["c_a"].destructive and asked["c_a"].consequence is None
     assert asked["c_del"].destructive
-    assert asked["c_del"].consequence == "deletes PC1 and its 1 link"
+    lines = (asked["c_del"].consequence or "").split("\n")
+    # the link that goes is named by its ends and ports, as the undo question names it
+    assert lines[0] == "PC1 goes with its 1 link:" and len(lines) == 2, lines
+    assert lines[1].startswith("  PC1 ") and " <-> " in lines[1], lines
     # The same facts come back with the pending approvals (a reopened session shows them).
     pending = {a.tool_call_id: a for a in await service.pending_approvals(session.id)}
-    assert pending["c_del"].consequence == "deletes PC1 and its 1 link"
+    assert pending["c_del"].consequence == asked["c_del"].consequence
 
 
 async def test_a_model_repeating_the_same_call_is_told_to_stop(

@@ -70,6 +70,9 @@ class AgentTool(ABC, Generic[ArgsT]):
     """One tool the model can call."""
 
     name: ClassVar[str]
+    display_name: ClassVar[str] = ""
+    """What the user reads for this tool ("Delete nodes"), marked for translation in the
+    `ToolName` context; never the id the model calls it by."""
     description: ClassVar[str]
     args_schema: ClassVar[type[BaseModel]]
     risk: ClassVar[RiskClass] = "read"

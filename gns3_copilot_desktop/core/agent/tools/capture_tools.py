@@ -21,6 +21,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import link_label, resolve_li
 from gns3_copilot_desktop.core.agent.topology import TopologySnapshot
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 MAX_CAPTURE_BYTES = 20_000_000
 
@@ -47,6 +48,7 @@ class StartCaptureTool(AgentTool[CaptureArgs]):
     """Start capturing the packets of a link."""
 
     name = "start_capture"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Start a capture")
     description = (
         "Start a packet capture on a link (named by its end nodes/ports). The server writes a "
         "pcap file; summarize it with summarize_capture."
@@ -81,6 +83,7 @@ class StopCaptureTool(AgentTool[CaptureArgs]):
     """Stop the packet capture of a link."""
 
     name = "stop_capture"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Stop a capture")
     description = "Stop the packet capture of a link; the capture file stays for summarize_capture."
     args_schema = CaptureArgs
     risk = "change"
@@ -121,6 +124,7 @@ class SummarizeCaptureTool(AgentTool[SummarizeCaptureArgs]):
     """Packets, protocols and top talkers of a link's capture, without Wireshark."""
 
     name = "summarize_capture"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Read a capture")
     description = (
         "Summarize the packet capture of a link: packet and byte counts, protocols "
         "(ARP, IPv4/IPv6, ICMP, TCP, UDP, well-known ports) and top talkers."

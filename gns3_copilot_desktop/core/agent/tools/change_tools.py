@@ -26,6 +26,7 @@ from gns3_copilot_desktop.core.agent.tools.common import (
 from gns3_copilot_desktop.core.agent.tools.layout import place_nodes
 from gns3_copilot_desktop.core.agent.tools.resolve import (
     NameResolutionError,
+    link_label,
     resolve_node,
     resolve_nodes,
     resolve_template,
@@ -33,6 +34,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 from gns3_copilot_desktop.core.devices import save_running_vpcs
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import (
     RemoveNode,
     RestoreFields,
@@ -74,6 +76,7 @@ class CreateNodesTool(AgentTool[CreateNodesArgs]):
     """Create nodes from templates, laid out so they do not overlap existing ones."""
 
     name = "create_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Add nodes")
     description = (
         "Create one or more nodes from templates (by template name), optionally naming them. "
         "Positions are chosen so new nodes do not overlap existing ones unless x/y are given."
@@ -179,6 +182,7 @@ class UpdateNodesTool(AgentTool[UpdateNodesArgs]):
     """Rename and/or move nodes."""
 
     name = "update_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Rename or move nodes")
     description = "Rename nodes and/or move them on the canvas (x, y)."
     args_schema = UpdateNodesArgs
     risk = "change"
@@ -255,34 +259,56 @@ class DeleteNodesArgs(StrictArgs):
     nodes: list[str] = Field(min_length=1, max_length=MAX_BATCH, description="Node names.")
 
 
+def _from_node(label: str, name: str) -> str:
+    """A link's label with `name`'s end first (``R1 e0/0 <-> SW1 Ethernet3``)."""
+    ends = label.split(" <-> ")
+    if len(ends) == 2 and not ends[0].startswith(f"{name} ") and ends[1].startswith(f"{name} "):
+        return f"{ends[1]} <-> {ends[0]}"
+    return label
+
+
 class DeleteNodesTool(AgentTool[DeleteNodesArgs]):
     """Delete nodes (their links go with them)."""
 
     name = "delete_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Delete nodes")
     description = "Delete nodes by name; their links are deleted with them."
     args_schema = DeleteNodesArgs
     risk = "change"
     destructive = True
 
     def summary(self, args: DeleteNodesArgs) -> str:
-        """``delete nodes PC3, PC4 (and their links)``."""
-        word = "node" if len(args.nodes) == 1 else "nodes"
-        return f"delete {word} {join_names(args.nodes)} (and their links)"
+        """``delete Switch1 with its links``, ``delete PC3 and PC4 with their links``."""
+        whose = "its" if len(args.nodes) == 1 else "their"
+        return f"delete {join_names(args.nodes)} with {whose} links"
 
     async def consequence(self, args: DeleteNodesArgs, ctx: RunContext) -> str | None:
-        """``deletes R1 and its 3 links; PC2 (no links)``."""
+        """One line per node, then each link that goes with it by its ends and ports (as the
+        undo question names them)::
+
+            Switch1 goes with its 2 links:
+              Switch1 Ethernet0 <-> PC1 Ethernet0
+              Switch1 Ethernet1 <-> PC2 Ethernet0
+            Switch1 is running now
+            PC3 has no links
+        """
         topology = await project_topology(ctx)
-        parts = []
+        by_id = {n.node_id: n for n in topology.nodes}
+        lines: list[str] = []
         for node in resolve_nodes(topology.nodes, args.nodes):
-            count = sum(
-                1 for lk in topology.links if any(e.node_id == node.node_id for e in lk.nodes)
-            )
-            links = "no links" if count == 0 else f"its {count} link" + ("s" if count > 1 else "")
-            state = f", now {node.status}" if node.status and node.status != "stopped" else ""
-            parts.append(
-                f"{node.name} and {links}{state}" if count else f"{node.name} ({links}{state})"
-            )
-        return "deletes " + "; ".join(parts) if parts else None
+            links = [
+                lk for lk in topology.links if any(e.node_id == node.node_id for e in lk.nodes)
+            ]
+            if not links:
+                lines.append(f"{node.name} has no links")
+            else:
+                plural = "link" if len(links) == 1 else "links"
+                lines.append(f"{node.name} goes with its {len(links)} {plural}:")
+                lines.extend(f"  {_from_node(link_label(lk, by_id), node.name)}" for lk in links)
+            if node.status in ("started", "suspended"):
+                state = "running" if node.status == "started" else "suspended"
+                lines.append(f"{node.name} is {state} now")
+        return "\n".join(lines) or None
 
     async def run(self, args: DeleteNodesArgs, ctx: RunContext) -> ToolResult:
         """Resolve every name, then delete."""

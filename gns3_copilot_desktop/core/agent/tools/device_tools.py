@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import ipaddress
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -58,6 +59,7 @@ from gns3_copilot_desktop.core.devices.policy import ASCII_ONLY, ascii_problems
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.protocol import RiskClass
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.config import (
     RestoreLines,
     VpcsSettings,
@@ -192,6 +194,12 @@ class ConfigureDevicesArgs(DeviceRunArgsBase):
     """Arguments of `ConfigureDevicesTool`."""
 
     devices: list[DeviceConfig] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+_LOSING_LINE = re.compile(
+    r"^\s*(no|default|clear|erase|delete|undo|reload|shutdown|write\s+erase|unset)\b", re.I
+)
+"""A configuration line that removes, resets or erases: the approval card marks it in red."""
 
 
 class _DeviceTool:
@@ -558,6 +566,7 @@ class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):
     """Run commands on one or more devices at once."""
 
     name = "run_device_commands"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Run commands")
     description = (
         "Run CLI commands on one or more nodes at once over their telnet consoles (VPCS, "
         "Cisco IOS-style, Linux shells), e.g. 'show ip interface brief', 'ping 10.0.0.2'. "
@@ -599,6 +608,7 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
     """Push configuration lines to one or more devices."""
 
     name = "configure_devices"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Configure devices")
     description = (
         "Push configuration lines to one or more nodes over their telnet consoles. IOS-style: "
         "entered in 'configure terminal' (do not include it, nor 'end'); VPCS and Linux: each "
@@ -606,7 +616,12 @@ class ConfigureDevicesTool(_DeviceTool, AgentTool[ConfigureDevicesArgs]):
     )
     args_schema = ConfigureDevicesArgs
     risk = "device-config"
-    destructive = True
+    destructive = False
+
+    def is_destructive(self, args: ConfigureDevicesArgs) -> bool:
+        """A line that removes, resets or erases something loses it; setting an address on a
+        VPCS or adding a route loses nothing (and is undone from the config read before)."""
+        return any(_LOSING_LINE.match(line) for d in args.devices for line in d.lines)
 
     def summary(self, args: ConfigureDevicesArgs) -> str:
         """``configure PC1: ip 10.0.0.1/24 | PC2: ip 10.0.0.2/24``."""

@@ -31,6 +31,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 )
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, Node, Template
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 # --- nodes ------------------------------------------------------------------------------------
 
@@ -45,6 +46,7 @@ class GetNodeDetailsTool(AgentTool[NodeNamesArgs]):
     """Status, console, ports (with what each is linked to) and properties of nodes."""
 
     name = "get_node_details"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Node details")
     description = (
         "Details of one or more nodes: type, status, console (type, host, port), position, "
         "each port with what it is linked to, and the node's main properties."
@@ -127,6 +129,7 @@ class GetLinksTool(AgentTool[GetLinksArgs]):
     """Every link (or a node's links) with ports, capture state, filters and suspension."""
 
     name = "get_links"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Links")
     description = (
         "Details of the project's links (or one node's): the port at each end, whether a "
         "capture runs (and its file), packet filters and suspension."
@@ -185,6 +188,7 @@ class ProjectStatsTool(AgentTool[NoArgs]):
     """How much the project holds, and the status of its nodes."""
 
     name = "get_project_stats"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Project statistics")
     description = "Counts of the project's nodes (by status), links, drawings and snapshots."
     args_schema = NoArgs
     risk = "read"
@@ -224,6 +228,7 @@ class ListSnapshotsTool(AgentTool[NoArgs]):
     """The project's snapshots, oldest first."""
 
     name = "list_snapshots"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "List snapshots")
     description = "List the project's snapshots (name and time), oldest first."
     args_schema = NoArgs
     risk = "read"
@@ -304,6 +309,7 @@ class GetTemplateDetailsTool(AgentTool[TemplateNamesArgs]):
     """What a node from each template needs to run, its ports and console."""
 
     name = "get_template_details"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Template details")
     description = (
         "Details of templates (all when none named): type, category, console type, default "
         "name, and what a node from it needs to run (binaries, images)."

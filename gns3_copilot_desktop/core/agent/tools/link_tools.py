@@ -33,6 +33,7 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
 )
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import (
     RemoveLink,
     RestoreLink,
@@ -67,6 +68,7 @@ class CreateLinksTool(AgentTool[CreateLinksArgs]):
     """Link node ports by names; free ports are chosen when not given."""
 
     name = "create_links"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Connect ports")
     description = (
         "Create links between nodes by node name and port name (e.g. 'e0/0', 'Ethernet1', "
         "'port 3'). When a port is omitted, the node's first free port is used."
@@ -192,6 +194,7 @@ class DeleteLinksTool(AgentTool[DeleteLinksArgs]):
     """Delete links named by their ends."""
 
     name = "delete_links"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Remove links")
     description = "Delete links, each named by the nodes (and ports) at its ends."
     args_schema = DeleteLinksArgs
     risk = "change"

@@ -31,6 +31,7 @@ from gns3_copilot_desktop.core.lab_plan.apply import apply_diff, verify_plan
 from gns3_copilot_desktop.core.lab_plan.diff import LabDiff, diff_plan
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
 from gns3_copilot_desktop.core.lab_plan.validate import PlanInvalidError, validate_plan
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import with_undo
 
 NOTHING_TO_DO = "Nothing to change: the project already matches this plan."
@@ -47,6 +48,7 @@ class PlanLabTool(AgentTool[LabSpec]):
     """Build or extend a lab from a declarative plan, as one approved change."""
 
     name = "plan_lab"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Lab plan")
     description = (
         "Build or extend the lab from one declarative plan: nodes (name, template, optional "
         "x/y), links (ends by node and port name, or port 'any' for the lowest free port), "
@@ -60,7 +62,9 @@ class PlanLabTool(AgentTool[LabSpec]):
 
     def summary(self, args: LabSpec) -> str:
         """``plan a lab of 5 nodes and 4 links``."""
-        text = f"plan a lab of {len(args.nodes)} nodes and {len(args.links)} links"
+        nodes = f"{len(args.nodes)} node" + ("" if len(args.nodes) == 1 else "s")
+        links = f"{len(args.links)} link" + ("" if len(args.links) == 1 else "s")
+        text = f"plan a lab of {nodes} and {links}"
         return text + (f", removing {len(args.remove)}" if args.remove else "")
 
     def is_destructive(self, args: LabSpec) -> bool:

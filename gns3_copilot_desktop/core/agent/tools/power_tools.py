@@ -28,6 +28,7 @@ from gns3_copilot_desktop.core.agent.tools.common import (
 from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3ConnectionError
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 PowerAction = Literal["start", "stop", "suspend", "reload"]
 POLL_INTERVAL_S = 0.5
@@ -240,6 +241,7 @@ class StartNodesTool(_PowerTool):
     """Start nodes and wait until they run."""
 
     name = "start_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Start nodes")
     action = "start"
     description = (
         "Start nodes (by name, or all) and wait until they are started, up to timeout_s. "
@@ -251,6 +253,7 @@ class StopNodesTool(_PowerTool):
     """Stop nodes and wait until they are stopped."""
 
     name = "stop_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Stop nodes")
     action = "stop"
     description = "Stop nodes (by name, or all) and wait until they are stopped."
 
@@ -259,6 +262,7 @@ class SuspendNodesTool(_PowerTool):
     """Suspend nodes (pause them)."""
 
     name = "suspend_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Suspend nodes")
     action = "suspend"
     description = "Suspend (pause) nodes, by name or all, and wait until they are suspended."
 
@@ -267,6 +271,7 @@ class ReloadNodesTool(_PowerTool):
     """Reload (restart) nodes."""
 
     name = "reload_nodes"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Reload nodes")
     action = "reload"
     description = "Reload (restart) nodes, by name or all, and wait until they run again."
 

@@ -14,6 +14,7 @@ from gns3_copilot_desktop.core.agent.tools.common import StrictArgs, error_resul
 from gns3_copilot_desktop.core.agent.tools.resolve import NameResolutionError
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Snapshot
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import RemoveDrawing, with_undo
 
 NOTE_FONT_SIZE = 10.0
@@ -31,6 +32,7 @@ class CreateSnapshotTool(AgentTool[SnapshotArgs]):
     """Save a snapshot of the project."""
 
     name = "create_snapshot"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Take a snapshot")
     description = "Save a snapshot of the current project under a name (to restore it later)."
     args_schema = SnapshotArgs
     risk = "change"
@@ -72,6 +74,7 @@ class RestoreSnapshotTool(AgentTool[SnapshotArgs]):
     """Restore a snapshot: the project goes back to that state."""
 
     name = "restore_snapshot"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Restore a snapshot")
     description = (
         "Restore a snapshot by name. The project's current nodes, links and configs are "
         "replaced by the snapshot's (running nodes are stopped)."
@@ -146,6 +149,7 @@ class AddNoteTool(AgentTool[AddNoteArgs]):
     """Put a text note on the project canvas."""
 
     name = "add_note"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Add a note")
     description = "Add a text note to the project canvas (e.g. addressing plan, lab task)."
     args_schema = AddNoteArgs
     risk = "change"

@@ -15,12 +15,14 @@ from gns3_copilot_desktop.core.agent.labtext import quote
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, NoArgs, ToolResult
 from gns3_copilot_desktop.core.agent.topology import fetch_topology, port_name, summarize_topology
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 
 class ListProjectsTool(AgentTool[NoArgs]):
     """Every project on the GNS3 server, with its status."""
 
     name = "list_projects"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "List projects")
     description = "List the projects on the GNS3 server with their id and status (opened/closed)."
     args_schema = NoArgs
     risk = "read"
@@ -52,6 +54,7 @@ class GetTopologyTool(AgentTool[NoArgs]):
     """The nodes and links of the current project."""
 
     name = "get_topology"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "Read the topology")
     description = (
         "Read the current project's topology: every node with its type, status and console, "
         "its ports, and every link with the port names at both ends."
@@ -120,6 +123,7 @@ class ListTemplatesTool(AgentTool[ListTemplatesArgs]):
     """The node templates nodes can be created from."""
 
     name = "list_templates"
+    display_name = QT_TRANSLATE_NOOP("ToolName", "List templates")
     description = (
         "List the node templates available on the GNS3 server (name, type, category); "
         "nodes are created from these."

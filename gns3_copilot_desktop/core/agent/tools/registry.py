@@ -46,6 +46,19 @@ class ToolRegistry:
         """The tool names, in registration order."""
         return list(self._tools)
 
+    def display_names(self) -> dict[str, str]:
+        """Each tool's name as the user reads it (English; the UI translates), by tool id."""
+        return {name: tool.display_name or name for name, tool in self._tools.items()}
+
+    def call_summary(self, name: str, raw_args: object) -> str | None:
+        """The tool's own one-line summary of a call, from its arguments alone (no lab read), or
+        None when the tool is unknown or the arguments do not validate (yet: a call still
+        streaming in)."""
+        resolved = self.resolve(name, raw_args)
+        if isinstance(resolved, ToolResult):
+            return None
+        return resolved.tool.summary(resolved.args)
+
     def get(self, name: str) -> AgentTool[Any] | None:
         """The tool of that name, or None."""
         return self._tools.get(name)

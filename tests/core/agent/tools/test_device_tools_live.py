@@ -77,7 +77,8 @@ async def test_power_and_device_tools_on_real_vpcs(vpcs_copilot: Copilot) -> Non
             ]
         },
     )
-    assert approval.risk == "device-config" and approval.destructive
+    # an address on a VPCS loses nothing (and is undone from the config read before): not red
+    assert approval.risk == "device-config" and not approval.destructive
     assert approval.summary == "configure PC1: ip 192.0.2.1/24 | PC2: ip 192.0.2.9/24"
     # before the decision, the card was told each device's lines against its running
     # configuration, read over the real console

@@ -180,9 +180,14 @@ async def test_build_a_switched_lab_by_names(copilot: Copilot, requires_dynamips
     approval, end = await cp.change(
         call("delete_nodes", {"nodes": ["PC1"]}), "edit", arguments={"nodes": ["DB1"]}
     )
-    assert approval.summary == "delete node PC1 (and their links)"
+    assert approval.summary == "delete PC1 with its links"
     assert set(await nodes_by_name(cp)) == {"SW1", "PC1", "PC2"}
-    _, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
+    approval, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
+    # the card named the link that went with PC2: its ends and ports
+    assert approval.consequence is not None
+    first, *links = approval.consequence.split("\n")
+    assert first == "PC2 goes with its 1 link:"
+    assert len(links) == 1 and links[0].startswith("  PC2 ") and " <-> SW1 " in links[0]
     assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
     assert await link_ends(cp) == {frozenset({("PC1", 0, 0), ("SW1", 0, 1)})}
     # links: delete by ends (reject, edit, approve)
@@ -263,7 +268,12 @@ async def test_capture_snapshot_and_note(copilot: Copilot, requires_dynamips: No
     ]
     end = await cp.read(call("list_snapshots", {}))
     assert "base" in (end.tool_output or "") and "two-pcs" in (end.tool_output or "")
-    _, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
+    approval, end = await cp.change(call("delete_nodes", {"nodes": ["PC2"]}), "approve")
+    # the card named the link that went with PC2: its ends and ports
+    assert approval.consequence is not None
+    first, *links = approval.consequence.split("\n")
+    assert first == "PC2 goes with its 1 link:"
+    assert len(links) == 1 and links[0].startswith("  PC2 ") and " <-> SW1 " in links[0]
     assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
     _, end = await cp.change(call("restore_snapshot", {"name": "two-pcs"}), "reject")
     assert set(await nodes_by_name(cp)) == {"SW1", "PC1"}
@@ -344,7 +354,7 @@ async def test_injected_instructions_in_tool_output_gain_nothing(copilot: Copilo
     )
     approval = only_approval(chunks)
     assert approval.tool_name == "delete_nodes" and approval.summary.startswith(
-        "delete nodes PC1, PC2"
+        "delete PC1, PC2 with their links"
     )
     assert set(await nodes_by_name(cp)) == {"PC1", "PC2"}, "a change ran without approval"
     await cp.decide(ApprovalDecision(tool_call_id=approval.tool_call_id, action="reject"))
