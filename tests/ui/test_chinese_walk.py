@@ -52,8 +52,8 @@ ALLOWED = {
     "gns3", "copilot", "ai", "api", "url", "jwt", "http", "https", "ollama", "openai",
     "anthropic", "deepseek", "lm", "studio", "llama", "cpp", "vpcs", "ios", "frr", "linux", "ospf",
     "tls", "json", "markdown", "token", "tokens", "id", "ip", "vlan", "acl", "cli", "ssh",
-    "telnet", "enter", "shift", "ctrl", "esc", "tab", "f1", "gpt", "mini", "o", "s", "ms", "kb", "mb",
-    "ok", "pc", "r", "sw", "admin", "localhost", "v", "vllm", "openrouter", "python", "base",
+    "telnet", "enter", "shift", "ctrl", "esc", "tab", "f1", "gpt", "mini", "o", "s", "ms", "kb",
+    "mb", "ok", "pc", "r", "sw", "admin", "localhost", "v", "vllm", "openrouter", "python", "base",
     "enable",  # Cisco's privileged mode: the word on the device
     "english",  # each language is listed by its own name
     "template",  # the "template:NAME" syntax of a console login
