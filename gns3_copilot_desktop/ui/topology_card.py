@@ -183,10 +183,15 @@ class TopologyCard(QFrame):
         menu.setTitle(name)
         entry = self.node_links.nodes.get(name) if self.node_links is not None else None
         console = QAction(QCoreApplication.translate("TopologyCard", "Open console"), menu)
-        if self.node_links is not None and entry is not None:
-            if self.node_links.canvas is None and self.node_links.console_url(entry) is None:
-                console.setEnabled(False)
-                console.setToolTip(self.node_links.no_console_reason(entry))
+        links = self.node_links
+        if (
+            links is not None
+            and entry is not None
+            and links.canvas is None
+            and links.console_url(entry) is None
+        ):
+            console.setEnabled(False)
+            console.setToolTip(links.no_console_reason(entry))
         console.triggered.connect(lambda *_: self._open_console(name))
         menu.addAction(console)
         select = self._selector(name)

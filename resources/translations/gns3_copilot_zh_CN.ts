@@ -607,6 +607,21 @@
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="936" />
+        <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
+        <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="600" />
+        <source>GNS3 closed the project “%1” (closed in GNS3 or by another client). Open it again in GNS3 to go on.</source>
+        <translation>GNS3 关闭了项目“%1”（在 GNS3 中或被其他客户端关闭）。请在 GNS3 中重新打开它以继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="606" />
+        <source>The project “%1” was deleted in GNS3.</source>
+        <translation>项目“%1”已在 GNS3 中删除。</translation>
+    </message>
+    <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="938" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
