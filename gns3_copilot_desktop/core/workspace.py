@@ -66,6 +66,8 @@ NOT_LOGGED_IN_TEXT = "You are not logged in to the GNS3 server. Log in to contin
 EXPIRED_TEXT = "Your GNS3 login has expired. Log in again to continue."
 WATCH_BACKOFF = Backoff(maximum=10.0, max_failures=None)
 """The controller's notifications are retried until the server is back, at least every 10 s."""
+LISTEN_BACKOFF = Backoff(initial=1.0, maximum=10.0, max_failures=None)
+"""The shown project's listener (it keeps the project open) retries as long, less eagerly."""
 
 
 class TokenSource(Protocol):
@@ -443,7 +445,7 @@ class Workspace:
     async def _listen_to_project(self, client: Gns3Client, project_id: str) -> None:
         if self.external_auth is not None:
             client.token = self.external_auth.token()
-        stream = client.project_notifications(project_id, backoff=WATCH_BACKOFF)
+        stream = client.project_notifications(project_id, backoff=LISTEN_BACKOFF)
         try:
             async for notification in stream:
                 if notification.action in ("project.closed", "project.deleted"):
