@@ -77,6 +77,8 @@ log = logging.getLogger(__name__)
 TOKEN_CHECK_MS = 2_000
 # A turn's error chunk for a refused login, and the name of the `Gns3AuthError` raised before one.
 RELIST_AFTER_RECONNECT_S = 2.0
+RECONNECTED_NOTICE_MS = 8_000
+RESTART_WATCH_MS = 2_000
 AUTH_ERROR_KIND = GNS3_AUTH_ERROR_KIND
 EXPLICIT_MODEL_ID = "command-line"
 """The model picker's entry for the model given on the command line (not a profile id)."""
@@ -524,6 +526,7 @@ class CopilotHeader(QWidget):
                 self._show_message(None)
         self.panel.stop()
         self.backend.project_id = project_id
+        self.workspace.keep_project_open(project_id)
         self._clear_panel()
         self.project_changed.emit(project_id)
         await self.update_composer()
@@ -570,6 +573,27 @@ class CopilotHeader(QWidget):
         self.notifications_seen += 1
         if notification.action.startswith("project.") and not self._closed:
             self._fill_projects()
+            self._say_why_closed(notification)
+
+    def _say_why_closed(self, notification: Notification) -> None:
+        """GNS3 closed or deleted the project the chat is about: say so, not just "No project
+        open" (the app keeps it open itself: someone closed it in GNS3, or GNS3 did)."""
+        project = notification.project
+        if project is None or project.project_id != self.backend.project_id:
+            return
+        if notification.action == "project.closed":
+            text = QCoreApplication.translate(
+                "CopilotHeader",
+                "GNS3 closed the project “%1” (closed in GNS3 or by another client). "
+                "Open it again in GNS3 to go on.",
+            )
+        elif notification.action == "project.deleted":
+            text = QCoreApplication.translate(
+                "CopilotHeader", "The project “%1” was deleted in GNS3."
+            )
+        else:
+            return
+        self._show_message(text.replace("%1", project.name), error=True)
 
     # --- undoing a lab plan, and a snapshot on request -----------------------------------------
 
@@ -800,10 +824,16 @@ class CopilotHeader(QWidget):
         async def read() -> LabPicture:
             nodes = await client.list_nodes(project_id)
             links = await client.list_links(project_id)
+            if project_id == self.backend.project_id and not self._closed:
+                # the card's node menu opens consoles from these (status, console port)
+                self.node_links.set_nodes(nodes, urlsplit(client.base_url).hostname)
             return picture_of_lab(nodes, links)
 
         card = TopologyCard(
-            title, read, lambda on_link: client.project_notifications(project_id, on_link=on_link)
+            title,
+            read,
+            lambda on_link: client.project_notifications(project_id, on_link=on_link),
+            node_links=self.node_links,
         )
         self.topology_cards = [c for c in self.topology_cards if not sip.isdeleted(c)] + [card]
         self.panel.view.add_card(card)
@@ -824,9 +854,14 @@ class CopilotHeader(QWidget):
             return
         self._unreachable = False
         if self.message_label.text() == text:
-            self._show_message(None)
+            self._show_message(reconnected_text())
             self.message_label.setToolTip("")
+            QTimer.singleShot(RECONNECTED_NOTICE_MS, self._clear_reconnected)
         spawn(self._catch_up(), name="projects-after-reconnect")
+
+    def _clear_reconnected(self) -> None:
+        if not self._closed and self.message_label.text() == reconnected_text():
+            self._show_message(None)
 
     async def _catch_up(self) -> None:
         """The project events sent while the server was unreachable are lost: list again, and
@@ -846,10 +881,20 @@ class CopilotHeader(QWidget):
         exc = task.exception()
         if isinstance(exc, Gns3AuthError):
             self.auth_failed()
-        elif isinstance(exc, CopilotError):
+            return
+        if isinstance(exc, CopilotError):
             self._show_message(exc.user_message, error=True)
         elif exc is not None:
             log.error("the notification watcher failed", exc_info=exc)
+            self._show_message(unreachable_text(), error=True)
+        # without the stream, projects opened or closed in GNS3 would go unseen: start it
+        # again (the link reports say "unreachable" meanwhile, "reconnected" once it is up)
+        self._unreachable = True
+        QTimer.singleShot(RESTART_WATCH_MS, self._restart_watching)
+
+    def _restart_watching(self) -> None:
+        if not self._closed and self.workspace.logged_in:
+            self._start_watching()
 
     # --- model and settings -----------------------------------------------------------------
 
@@ -1013,6 +1058,13 @@ class CopilotHeader(QWidget):
         self.message_label.setVisible(bool(text))
         color = colors(self.palette()).error if error else colors(self.palette()).muted
         self.message_label.setStyleSheet(f"color: {color};")
+
+
+def reconnected_text() -> str:
+    """What the header says for a moment once the notification connection is back."""
+    return QCoreApplication.translate(
+        "CopilotHeader", "Reconnected to GNS3; changes made meanwhile were read again."
+    )
 
 
 def unreachable_text() -> str:

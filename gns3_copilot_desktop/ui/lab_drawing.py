@@ -34,10 +34,10 @@ from PyQt6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PyQt6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PyQt6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
 
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
-from gns3_copilot_desktop.ui.theme import colors, is_dark, readable_on
+from gns3_copilot_desktop.ui.theme import colors, contrast_ratio, is_dark, readable_on
 
 SYMBOL = 50
 """GNS3 places a node by the top-left corner of a symbol about this many scene units wide."""
@@ -58,6 +58,8 @@ SUBNET_WIDTH = 110
 """The widest a port or subnet label may be (longer ones are elided in the middle)."""
 
 HOST_TYPES = frozenset({"vpcs", "docker", "traceng"})
+MIN_CONTRAST = 4.5
+"""WCAG's minimum contrast for text, also asked of the state hues."""
 CLOUD_TYPES = frozenset({"cloud", "nat"})
 
 
@@ -73,9 +75,27 @@ def state_colour(state: str, palette: QPalette) -> QColor:
     else:
         hue = QColor(colors(palette).muted)
     # a host style sheet (the GNS3 GUI's charcoal #535353) may put the drawing on a background
-    # neither hue was chosen for: moved toward the text colour until it reads there
+    # neither hue was chosen for: moved toward the colour that reads there (the text colour,
+    # unless the host's text does not read on it either: its "color: black" on #535353)
     base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+    if contrast_ratio(text, base) < MIN_CONTRAST:
+        text = QColor("#ffffff" if base.lightness() < 128 else "#000000")
     return readable_on(hue, base, text)
+
+
+def drawing_palette(palette: QPalette) -> QPalette:
+    """The palette a drawing is painted with: ``palette``, unless a style sheet left its
+    background or text see-through (the chat's isolation from a host style sheet sets
+    ``background: transparent``; hues chosen against a transparent black came out black):
+    then the application's own colours, which the card around the drawing is painted with."""
+    role = QPalette.ColorRole
+    if all(palette.color(r).alpha() == 255 for r in (role.Base, role.Text, role.Window)):
+        return palette
+    fixed = QPalette(palette)
+    app = QApplication.palette()
+    for r in (role.Base, role.Text, role.Window, role.WindowText):
+        fixed.setColor(r, app.color(r))
+    return fixed
 
 
 def status_colour(status: str, palette: QPalette) -> QColor:
@@ -551,7 +571,7 @@ class LabDrawing(QWidget):
     def paintEvent(self, event: QPaintEvent | None) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        palette = self.palette()
+        palette = drawing_palette(self.palette())
         self._place()
         self.drawn_labels = []
         if not self._picture.nodes:
@@ -649,7 +669,7 @@ class LabDrawing(QWidget):
         if node.status is not None:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(status_colour(node.status, palette))
-            painter.drawEllipse(QPointF(box.right() - 2, box.top() + 2), 5, 5)
+            painter.drawEllipse(_dot_centre(box), 5, 5)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _label_room(self, placed: _Placed) -> float:
@@ -712,6 +732,21 @@ class LabDrawing(QWidget):
             x += advance + 12
         return rows
 
+    def legend_swatches(self) -> dict[str, QRectF]:
+        """Where each legend entry's colour square (or line) is drawn, by key."""
+        rows = self._legend_rows(self.width())
+        top = float(self.height() - len(rows) * LEGEND_H)
+        return {
+            key: QRectF(x, top + index * LEGEND_H + 3, 16, 10).adjusted(3, 0, -3, 0)
+            for index, row in enumerate(rows)
+            for key, _, x in row
+        }
+
+    def status_dot(self, name: str) -> QPointF | None:
+        """The centre of a node's status dot (None: not in the picture)."""
+        box = self.icon_box(name)
+        return None if box is None else _dot_centre(box)
+
     def _draw_legend(self, painter: QPainter, palette: QPalette) -> None:
         rows = self._legend_rows(self.width())
         if not rows:
@@ -762,6 +797,11 @@ class LabDrawing(QWidget):
 
 
 _STATE_ORDER = {"new": 0, "changed": 1, "removed": 2, "unchanged": 3}
+
+
+def _dot_centre(icon: QRectF) -> QPointF:
+    """A status dot sits on its icon's top right corner."""
+    return QPointF(icon.right() - 2, icon.top() + 2)
 
 
 def _box(centre: QPointF) -> QRectF:

@@ -49,7 +49,7 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
 from gns3_copilot_desktop.ui.core_text import core_text
-from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.qt_async import modal, spawn
 from gns3_copilot_desktop.ui.sessions_panel import documents_folder
 
 if TYPE_CHECKING:
@@ -605,10 +605,10 @@ class PracticePanel(QFrame):
         exercise_id = self.exercise_id
         if exercise_id is None:
             return
-        passphrase = self.ask_passphrase(True)
+        passphrase = await modal(lambda: self.ask_passphrase(True))
         if passphrase is None:
             return
-        path = self.ask_export_path()
+        path = await modal(self.ask_export_path)
         if path is None:
             return
         target = path if path.suffix == SUFFIX else path.with_name(path.name + SUFFIX)
@@ -638,10 +638,10 @@ class PracticePanel(QFrame):
         )
 
     async def _import(self) -> None:
-        path = self.ask_import_path()
+        path = await modal(self.ask_import_path)
         if path is None:
             return
-        passphrase = self.ask_passphrase(False)
+        passphrase = await modal(lambda: self.ask_passphrase(False))
         if passphrase is None:
             return
 

@@ -3,7 +3,8 @@
 The header's "Lab" button adds one; the app refreshes the visible cards when GNS3 says a node
 or a link changed (bursts of notifications are coalesced; a hidden card is not redrawn: the last
 picture waits until it shows). A click on a node offers "Open console" and, when the app can
-reach the GNS3 GUI's canvas, "Show in GNS3"."""
+reach the GNS3 GUI's canvas, "Show in GNS3": the same actions as a node's link in the chat
+(`NodeLinks`, whose node list the app keeps current from the card's reads)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState, OnLink
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture
 from gns3_copilot_desktop.ui.lab_drawing import LabDrawing
+from gns3_copilot_desktop.ui.node_links import NodeLinks
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 REFRESH_DELAY_MS = 300
@@ -53,10 +55,13 @@ class TopologyCard(QFrame):
         source: PictureSource,
         events: EventSource | None = None,
         parent: QFrame | None = None,
+        node_links: NodeLinks | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("toolCard")
         self._source = source
+        self.node_links = node_links
+        """The project's nodes (console, id) and the GNS3 GUI's canvas when docked."""
         self._follower: asyncio.Task[None] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
@@ -169,20 +174,56 @@ class TopologyCard(QFrame):
 
     def build_node_menu(self, name: str) -> QMenu:
         """What can be done with a node from the drawing: its console, and showing it in the
-        GNS3 GUI when the app runs there."""
-        menu = QMenu(self)
+        GNS3 GUI when the app runs there.
+
+        The menu has no parent: inside the chat, the conversation's isolation from a host style
+        sheet makes every child widget's background transparent, and a transparent pop-up is a
+        black box until an item is hovered (in the GNS3 GUI)."""
+        menu = QMenu()
         menu.setTitle(name)
+        entry = self.node_links.nodes.get(name) if self.node_links is not None else None
         console = QAction(QCoreApplication.translate("TopologyCard", "Open console"), menu)
-        console.triggered.connect(lambda *_: self.open_console.emit(name))
+        links = self.node_links
+        if (
+            links is not None
+            and entry is not None
+            and links.canvas is None
+            and links.console_url(entry) is None
+        ):
+            console.setEnabled(False)
+            console.setToolTip(links.no_console_reason(entry))
+        console.triggered.connect(lambda *_: self._open_console(name))
         menu.addAction(console)
-        select = self.select_in_gns3
+        select = self._selector(name)
         if select is not None:
             show = QAction(QCoreApplication.translate("TopologyCard", "Show in GNS3"), menu)
 
             def show_node(*_: object) -> None:
-                select(name)
+                select()
                 self.select_node.emit(name)
 
             show.triggered.connect(show_node)
             menu.addAction(show)
+        menu.setToolTipsVisible(True)
         return menu
+
+    def _open_console(self, name: str) -> None:
+        """The node's console: the GNS3 GUI's own when docked, else the OS's telnet handler."""
+        links = self.node_links
+        entry = links.nodes.get(name) if links is not None else None
+        if links is not None and entry is not None:
+            links.open_console(entry)
+        self.open_console.emit(name)
+
+    def _selector(self, name: str) -> Callable[[], object] | None:
+        """What "Show in GNS3" calls for ``name``, or None outside the GNS3 GUI."""
+        select = self.select_in_gns3
+        if select is not None:
+            return lambda: select(name)
+        links = self.node_links
+        canvas = links.canvas if links is not None else None
+        entry = links.nodes.get(name) if links is not None else None
+        if canvas is None or entry is None:
+            return None
+        node_id = entry.node_id
+        return lambda: canvas.select_node(node_id)

@@ -447,251 +447,266 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="141" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="150" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="205" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="160" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="171" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="174" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
         <source>Lab</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验拓扑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="185" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="195" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="424" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="411" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="417" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="464" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="466" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="542" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="545" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
+        <source>GNS3 closed the project “%1” (closed in GNS3 or by another client). Open it again in GNS3 to go on.</source>
+        <translation>GNS3 关闭了项目“%1”（在 GNS3 中或被其他客户端关闭）。请在 GNS3 中重新打开它以继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="591" />
+        <source>The project “%1” was deleted in GNS3.</source>
+        <translation>项目“%1”已在 GNS3 中删除。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="610" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="688" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="712" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="622" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
         <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
         <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="651" />
         <source>These nodes stop for a moment: %1</source>
         <translation>这些节点会短暂停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="654" />
         <source>Take a GNS3 snapshot</source>
         <translation>拍摄 GNS3 快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="658" />
         <source>Taking the snapshot…</source>
         <translation>正在拍摄快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="646" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
         <source>Snapshot '%1' taken.</source>
         <translation>已拍摄快照“%1”。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="650" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
         <source>Not saved first: %1.</source>
         <translation>未能事先保存：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="681" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="705" />
         <source>Restore this configuration</source>
         <translation>恢复此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="683" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="707" />
         <source>Undo this change</source>
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="792" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="816" />
         <source>Log in to see your lab.</source>
         <translation>登录后即可查看你的实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="794" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="818" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="907" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="952" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="910" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="955" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="914" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="959" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="973" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1018" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="974" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1019" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="976" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1021" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1022" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="979" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1024" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="992" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1037" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="998" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1043" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1020" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1065" />
+        <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
+        <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1072" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1030" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1082" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1037" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1089" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1041" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1093" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1046" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1098" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1050" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1102" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
@@ -1658,94 +1673,94 @@
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="229" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="918" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="562" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="958" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="582" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="675" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="695" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="696" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="702" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="705" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="686" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="706" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="892" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="687" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="932" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="707" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="713" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="717" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="894" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="920" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="960" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="925" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="965" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="926" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="966" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="974" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="943" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="983" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="948" />
+        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="988" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
@@ -3582,32 +3597,32 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>TopologyCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="70" />
         <source>Lab %1</source>
         <translation>实验 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="78" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="80" />
         <source>Refresh the lab drawing</source>
         <translation>刷新拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="152" />
         <source>%1 nodes (%2 running), %3 links</source>
         <translation>%1 个节点（%2 个运行中），%3 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="185" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="199" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>

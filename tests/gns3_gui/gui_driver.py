@@ -191,6 +191,69 @@ async def _show_node(session: GuiSession, name: str, report: Reporter) -> None:
     )
 
 
+def _rgba(image: Any, point: Any) -> list[int]:
+    colour = image.pixelColor(round(point.x()), round(point.y()))
+    return [colour.red(), colour.green(), colour.blue(), colour.alpha()]
+
+
+async def _lab_card(session: GuiSession, report: Reporter) -> None:
+    """The Lab card inside the GNS3 GUI: its colours as painted under GNS3's style sheet, its
+    node menu before any hover, "Open console" (GNS3's own telnet console, recorded instead of
+    starting a terminal) and "Show in GNS3"."""
+    import gns3.telnet_console
+    from PyQt6.QtCore import QPoint
+
+    opened: list[list[Any]] = []
+
+    def record_console(node: Any, port: int, command: Any = None) -> None:
+        opened.append([node.name(), node.consoleHost(), port])
+
+    gns3.telnet_console.nodeTelnetConsole = record_console
+    header = session.handle.header
+    card = header.show_lab()
+    assert card is not None
+    drawing = card.drawing
+    await wait_until(
+        lambda: len(drawing.picture.nodes) == 3 and card.isVisible(), 20, "the Lab card"
+    )
+    await wait_until(
+        lambda: drawing.height() >= drawing.heightForWidth(drawing.width()) > 0, 10, "its layout"
+    )
+    await wait_until(lambda: "PC1" in header.node_links.nodes, 10, "the card's node links")
+    image = drawing.grab().toImage()
+    dots = {n: _rgba(image, drawing.status_dot(n)) for n in ("HUB1", "PC1", "PC2")}
+    squares = {k: _rgba(image, r.center()) for k, r in drawing.legend_swatches().items()}
+    card._node_clicked("PC1")  # what a click on the node does
+    menu = card.node_menu
+    assert menu is not None
+    await wait_until(menu.isVisible, 5, "the node menu")
+    menu_image = menu.grab().toImage()
+    menu_pixels = [
+        _rgba(menu_image, p) for p in (QPoint(menu.width() - 4, menu.height() // 2), QPoint(4, 4))
+    ]
+    actions = [a.text() for a in menu.actions()]
+    hovered = menu.activeAction() is not None
+    menu.actions()[0].trigger()
+    await wait_until(lambda: opened, 10, "GNS3's console for PC1")
+    menu.actions()[-1].trigger()
+    view = session.main_window.uiGraphicsView
+    selected = [i for i in view.scene().selectedItems() if callable(getattr(i, "node", None))]
+    entry = header.node_links.nodes["PC1"]
+    menu.close()
+    report(
+        "lab_card",
+        statuses={n.name: n.status for n in drawing.picture.nodes},
+        dots=dots,
+        squares=squares,
+        menu_pixels=menu_pixels,
+        hovered=hovered,
+        actions=actions,
+        opened=opened,
+        pc1_console=entry.console,
+        selected=[i.node().name() for i in selected],
+    )
+
+
 async def _screenshot(session: GuiSession, path: Path, report: Reporter) -> None:
     window = session.main_window
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -227,6 +290,7 @@ def scenario(config: dict[str, Any], report: Reporter) -> Callable[[GuiSession],
             if config.get("screenshot"):
                 await _screenshot(session, Path(config["screenshot"]), report)
             await _show_node(session, "PC1", report)
+            await _lab_card(session, report)
             await _follow(session, second["id"], second["name"], report)
         except BaseException as exc:
             report("error", text="".join(traceback.format_exception(exc)))

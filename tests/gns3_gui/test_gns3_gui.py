@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from PyQt6.QtGui import QImage
+from PyQt6.QtGui import QColor, QImage
 
 from gns3_copilot_desktop.app import AppOptions, paths_for
 from gns3_copilot_desktop.core.errors import Gns3Error
@@ -31,6 +31,7 @@ from gns3_copilot_desktop.core.gns3 import Gns3Client, LinkEnd, Project
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings, SettingsStore
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
+from tests.ui.test_lab_card_host_style import is_hue
 
 pytestmark = [pytest.mark.gns3, pytest.mark.slow]
 
@@ -232,6 +233,23 @@ async def test_the_dock_follows_the_gui_project_and_streams_a_turn(
     (shown,) = events_named(events, "show_node")
     assert shown["actions"] == ["Open console", "Show in GNS3"], context
     assert shown["selected"] == ["PC1"] and shown["distance"] < 40, context
+
+    # The Lab card inside the GNS3 GUI, under its charcoal style sheet: a running dot and
+    # square green, a stopped one red (both were black), its menu painted before any hover
+    # (it was a black box), "Open console" opening GNS3's own console of the node (it did
+    # nothing) and "Show in GNS3" selecting it
+    (lab,) = events_named(events, "lab_card")
+    assert lab["statuses"] == {"HUB1": "started", "PC1": "stopped", "PC2": "stopped"}, context
+    assert is_hue(QColor(*lab["dots"]["HUB1"]), "green"), lab
+    assert is_hue(QColor(*lab["dots"]["PC1"]), "red"), lab
+    assert is_hue(QColor(*lab["squares"]["started"]), "green"), lab
+    assert is_hue(QColor(*lab["squares"]["stopped"]), "red"), lab
+    assert not lab["hovered"]
+    for red, green, blue, alpha in lab["menu_pixels"]:
+        assert alpha == 255 and max(red, green, blue) > 40, lab
+    assert lab["actions"] == ["Open console", "Show in GNS3"], lab
+    assert lab["opened"] == [["PC1", "127.0.0.1", lab["pc1_console"]]], lab
+    assert isinstance(lab["pc1_console"], int) and lab["selected"] == ["PC1"], lab
 
     (shot,) = events_named(events, "screenshot")
     assert shot["saved"] and QImage(str(screenshot)).width() == shot["width"] >= 1200

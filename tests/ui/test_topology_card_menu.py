@@ -7,11 +7,14 @@ from __future__ import annotations
 import itertools
 
 from PyQt6.QtCore import Qt
+from PyQt6.QtGui import QDesktopServices
 from PyQt6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
+from gns3_copilot_desktop.ui.node_links import NodeLinks
 from gns3_copilot_desktop.ui.topology_card import TopologyCard
+from tests.ui.test_node_links import _node, _Telnet
 
 HOSTILE = "<b>PC</b><img src=x>"
 
@@ -83,3 +86,64 @@ def test_a_click_on_a_node_offers_its_console_and_show_in_gns3(qtbot: QtBot) -> 
         menu.actions()[1].trigger()
     assert shown.args == ["PC2"] and selected == ["PC2"]
     menu.close()
+
+
+def test_open_console_on_the_lab_card_opens_the_nodes_console(qtbot: QtBot) -> None:
+    """Alone: the OS's telnet handler gets the node's console host and port; docked: the GNS3
+    GUI's canvas opens it (and "Show in GNS3" selects it), by the node's id."""
+    telnet = _Telnet()
+    QDesktopServices.setUrlHandler("telnet", telnet, "open")
+    links = NodeLinks()
+    try:
+        links.set_nodes(
+            [_node("PC1", "started", "192.0.2.7"), _node("PC2", "stopped")], "192.0.2.9"
+        )
+        card = TopologyCard("lab", _never, node_links=links)
+        qtbot.addWidget(card)
+        card.resize(500, 400)
+        card.show()
+        qtbot.waitExposed(card)
+        card.update_picture(_picture("PC1", "PC2"))
+        centre = card.drawing.node_centre("PC1")
+        assert centre is not None
+        qtbot.mouseClick(card.drawing, Qt.MouseButton.LeftButton, pos=centre.toPoint())
+        menu = card.node_menu
+        assert menu is not None and menu.parent() is None  # a pop-up of its own
+        [console] = menu.actions()
+        with qtbot.waitSignal(card.open_console, timeout=2000):
+            console.trigger()
+        assert [(u.host(), u.port()) for u in telnet.opened] == [("192.0.2.7", 5001)]
+        menu.close()
+        card._node_clicked("PC2")  # stopped: says why there is no console
+        [console] = card.node_menu.actions() if card.node_menu else []
+        assert not console.isEnabled() and "not running" in console.toolTip()
+
+        canvas = _Canvas()
+        links.canvas = canvas
+        card._node_clicked("PC1")
+        assert card.node_menu is not None
+        console, show = card.node_menu.actions()
+        assert show.text() == "Show in GNS3"
+        console.trigger()
+        show.trigger()
+        assert canvas.consoles == ["id-PC1"] and canvas.selected == ["id-PC1"]
+        assert len(telnet.opened) == 1  # the GUI's console, not a second telnet
+    finally:
+        links.close()
+        QDesktopServices.unsetUrlHandler("telnet")
+
+
+class _Canvas:
+    """Stands in for the GNS3 GUI's canvas (the real one: tests/gns3_gui)."""
+
+    def __init__(self) -> None:
+        self.selected: list[str] = []
+        self.consoles: list[str] = []
+
+    def select_node(self, node_id: str) -> bool:
+        self.selected.append(node_id)
+        return True
+
+    def open_console(self, node_id: str) -> bool:
+        self.consoles.append(node_id)
+        return True
