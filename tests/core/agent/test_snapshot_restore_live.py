@@ -4,7 +4,6 @@ live in the app's data folder, not in the project folder a snapshot zips and unz
 from __future__ import annotations
 
 import asyncio
-
 from pathlib import Path
 
 import pytest
