@@ -271,6 +271,11 @@ class AgentService:
         marker = TranscriptMessage(role="system", metadata={CONTINUED_KEY: True})
         await self._store.append_messages(session_id, [marker])
 
+    async def imported_read_only(self, session_id: str) -> bool:
+        """True for an imported session not yet continued (its transcript is read-only)."""
+        state = await self._imported_state(session_id)
+        return state is not None and not state[0]
+
     async def _imported_state(self, session_id: str) -> tuple[bool, list[TranscriptMessage]] | None:
         """(continued, transcript) of an imported session, None for any other session."""
         transcript = await self._store.read_transcript(session_id)
