@@ -163,6 +163,9 @@ class ChatPanel(QWidget):
                 "runs",
             )
         )
+        self.continue_button.setAccessibleName(
+            QCoreApplication.translate("ChatPanel", "Continue this imported conversation")
+        )
         self.continue_button.clicked.connect(
             lambda: spawn(self.continue_imported(), name="continue-imported")
         )
