@@ -137,6 +137,14 @@ class RemoteBackend:
         render = export_markdown if fmt == "markdown" else export_json
         return render(info, messages)
 
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The session's changes already undone, from the service's decision log."""
+        return await self.client.undone_changes(self._project(), session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record in the service's decision log that the change was undone."""
+        await self.client.record_undo(self._project(), session_id, tool_call_id)
+
     async def import_session(self, data: bytes) -> SessionEntry:
         """Not offered by a copilot service: `CopilotError` says so."""
         raise CopilotError(import_not_supported_text())
@@ -255,6 +263,14 @@ class BackendChoice:
     async def imported_read_only(self, session_id: str) -> bool:
         """True for an imported session not continued yet."""
         return await self.current.imported_read_only(session_id)
+
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The session's changes already undone (from the log of whoever runs the agent)."""
+        return await self.current.undone_changes(session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record that the change of ``tool_call_id`` was undone, where the agent runs."""
+        await self.current.record_undo(session_id, tool_call_id)
 
     async def continue_imported(self, session_id: str) -> None:
         """Let the user talk in an imported session (on this computer only)."""
