@@ -189,13 +189,6 @@
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
 </context><context>
-    <name>BackendChoice</name>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="234" />
-        <source>Importing a conversation works when the copilot runs on this computer.</source>
-        <translation>只有当副驾驶在本机运行时才能导入对话。</translation>
-    </message>
-</context><context>
     <name>ChatController</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="107" />
@@ -205,71 +198,91 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="87" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="90" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="237" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="204" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="293" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="92" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="93" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="99" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="102" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="105" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="153" />
+        <source>Imported conversation — read only</source>
+        <translation>导入的对话 — 只读</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="157" />
+        <source>Continue this conversation</source>
+        <translation>继续此对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="160" />
+        <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
+        <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="167" />
+        <source>Continue this imported conversation</source>
+        <translation>继续此导入的对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="283" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="320" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="376" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="383" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="397" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="406" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="409" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -544,77 +557,77 @@
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="734" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="851" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="847" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="850" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="858" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="854" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="917" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="913" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="918" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="914" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="920" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="916" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="921" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="917" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="923" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="919" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="927" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="923" />
         <source>Context window: {tokens} tokens.</source>
         <translation>上下文窗口：{tokens} 个词元。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="931" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="927" />
         <source>Context window: not set (128,000 tokens assumed).</source>
         <translation>上下文窗口：未设置（按 128,000 个词元计）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="943" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="939" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="949" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="945" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="971" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="967" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="981" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="977" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
@@ -2516,12 +2529,17 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="165" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="171" />
+        <source>A copilot service does not support importing or continuing a conversation: it works when the copilot runs on this computer (choose it in the settings).</source>
+        <translation>Copilot 服务不支持导入或继续对话：只有 Copilot 在本机运行时才可以（请在设置中选择）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="185" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
@@ -2534,42 +2552,42 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="341" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="340" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="345" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="350" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="355" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="398" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="402" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="407" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="413" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="419" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="425" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
