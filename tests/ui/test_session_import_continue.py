@@ -46,6 +46,17 @@ def _export_with_calls(node_id: str) -> str:
     return export_json(info, messages)
 
 
+def _type_and_wait(panel: Any, qtbot: QtBot, text: str) -> None:
+    """Type a message, press Enter and wait until its turn has ended."""
+    before = panel.controller.task
+    edit = panel.composer.edit
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.controller.task is not before, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.controller.task.done(), timeout=WAIT_MS)
+
+
 @pytest.mark.gns3
 def test_an_imported_conversation_is_continued_as_quoted_text_and_runs_nothing(
     e2e_project: dict[str, Any],
@@ -88,17 +99,18 @@ def test_an_imported_conversation_is_continued_as_quoted_text_and_runs_nothing(
     assert panel.view.findChildren(ToolCard) == []  # plain text: no call card, no Undo
     chat_before = len(scripted_openai.chat_requests())
 
+    # read-only until continued: a message is refused, the model is not asked
+    errors: list[str] = []
+    panel.controller.error_occurred.connect(lambda message, _kind: errors.append(message))
+    _type_and_wait(panel, qtbot, "Run it again")
+    assert len(errors) == 1 and "read-only transcript" in errors[0]
+    assert len(scripted_openai.chat_requests()) == chat_before
+
     qtbot.mouseClick(panel.continue_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(panel.import_banner.isHidden, timeout=WAIT_MS)
 
     scripted_openai.push(ScriptedTurn.text("Shall we add PC1 back?"))
-    before = panel.controller.task
-    edit = panel.composer.edit
-    edit.setFocus()
-    qtbot.keyClicks(edit, "What did we do last time?")
-    qtbot.keyClick(edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: panel.controller.task is not before, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: panel.controller.task.done(), timeout=WAIT_MS)
+    _type_and_wait(panel, qtbot, "What did we do last time?")
     assert "Shall we add PC1 back?" in app.assistant_texts()
 
     [request] = [

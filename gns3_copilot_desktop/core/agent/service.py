@@ -412,9 +412,9 @@ class AgentService:
 
 
 IMPORTED_READ_ONLY_TEXT = (
-    "This conversation was imported: it is a read-only transcript. Choose Continue on it in the "
-    "conversations list to talk about it (the copilot then reads it as plain text); nothing was "
-    "sent."
+    'This conversation was imported: it is a read-only transcript. Choose "Continue this '
+    'conversation" above the message box to talk about it (the copilot then reads it as plain '
+    "text); nothing was sent."
 )
 
 
