@@ -798,3 +798,24 @@ def test_a_decided_call_stays_decided_when_the_checkpoint_tables_are_rewound(
     assert [e["type"] for e in again] == ["error", "done"], again
     assert "nothing was run" in again[0]["error"]
     assert switches() == 1
+
+
+def test_the_undone_log_belongs_to_the_sessions_owner(
+    service: Service, admin: User, student: User, shared_project: dict[str, Any]
+) -> None:
+    pid = shared_project["project_id"]
+    service.model.push(ScriptedTurn.text("Hello."))
+    events = _stream(service, admin, {"message": "Hi", "project_id": pid}).events
+    sid = events[0]["session_id"]
+    url = f"{service.url}/v3/chat/sessions/{sid}/undone"
+    record = {"project_id": pid, "tool_call_id": "call_x"}
+    # another user of the same project: the session does not exist for them
+    assert httpx.get(url, params={"project_id": pid}, headers=student.headers).status_code == 404
+    assert httpx.post(url, json=record, headers=student.headers).status_code == 404
+    # the owner: a call that never ran in the session is not recorded; bad bodies are refused
+    refused = httpx.post(url, json=record, headers=admin.headers)
+    assert refused.status_code == 409 and "nothing recorded" in refused.json()["message"]
+    for bad in ({"project_id": pid}, {**record, "tool_call_id": "x" * 10_000}, {**record, "x": 1}):
+        assert httpx.post(url, json=bad, headers=admin.headers).status_code == 422
+    listed = httpx.get(url, params={"project_id": pid}, headers=admin.headers)
+    assert listed.status_code == 200 and listed.json() == {"tool_call_ids": []}
