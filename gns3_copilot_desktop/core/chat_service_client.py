@@ -210,6 +210,19 @@ class ChatServiceClient:
         )
         return [_model(ApprovalRequest, a) for a in _list(answer)]
 
+    async def undone_changes(self, project_id: str, session_id: str) -> set[str]:
+        """The tool call ids of the session whose change was undone (the service's log)."""
+        answer = await self._json(
+            "GET", f"{PREFIX}/sessions/{session_id}/undone", params={"project_id": project_id}
+        )
+        ids = answer.get("tool_call_ids", []) if isinstance(answer, dict) else []
+        return {i for i in ids if isinstance(i, str)}
+
+    async def record_undo(self, project_id: str, session_id: str, tool_call_id: str) -> None:
+        """Record in the service's log that the change of ``tool_call_id`` was undone."""
+        body = {"project_id": project_id, "tool_call_id": tool_call_id}
+        await self._json("POST", f"{PREFIX}/sessions/{session_id}/undone", json=body)
+
     async def list_sessions(self, project_id: str) -> list[SessionInfo]:
         """The caller's sessions of the project: pinned first, newest first."""
         from gns3_copilot_desktop.core.sessions.models import SessionInfo

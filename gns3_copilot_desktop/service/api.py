@@ -12,6 +12,8 @@ and, under the same prefix, what the desktop needs and the design lacks::
 
     POST   /v3/chat/sessions/{session_id}/resume      approval decisions -> Server-Sent Events
     GET    /v3/chat/sessions/{session_id}/approvals?project_id=...
+    GET    /v3/chat/sessions/{session_id}/undone?project_id=...   changes already undone
+    POST   /v3/chat/sessions/{session_id}/undone      {"project_id", "tool_call_id"}
     POST   /v3/chat/sessions/{session_id}/abort?project_id=...
     PATCH  /v3/chat/sessions/{session_id}             {"project_id", "title"?, "pinned"?}
     GET    /v3/chat/search?project_id=...&q=...
@@ -143,6 +145,15 @@ class SessionUpdate(BaseModel):
     project_id: ProjectId
     title: Title | None = None
     pinned: bool | None = None
+
+
+class UndoneRequest(BaseModel):
+    """``POST /v3/chat/sessions/{id}/undone``: the dock carried out the Undo of a change."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: ProjectId
+    tool_call_id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
 
 
 class ResumeRequest(BaseModel):
@@ -479,6 +490,37 @@ async def approvals(request: Request) -> Response:
         return JSONResponse([p.model_dump(mode="json", exclude_none=True) for p in pending])
 
 
+async def undone(request: Request) -> Response:
+    """The session's changes already undone (from the service's decision log)."""
+    caller = await _caller(request)
+    project_id = _project(request)
+    session_id = _session_id(request)
+    chat = _service(request)
+    async with chat.project(caller, project_id) as agent:
+        await chat.owned_session(caller, project_id, session_id)
+        calls = await agent.undone_changes(session_id)
+        return JSONResponse({"tool_call_ids": sorted(calls)})
+
+
+async def record_undone(request: Request) -> Response:
+    """Record in the decision log that the dock undid a change of the session; only a call that
+    ran in this session can be recorded (anything else is 409)."""
+    caller = await _caller(request)
+    body: UndoneRequest = await _body(request, UndoneRequest)
+    session_id = _session_id(request)
+    chat = _service(request)
+    async with chat.project(caller, body.project_id) as agent:
+        await chat.owned_session(caller, body.project_id, session_id)
+        ran = await agent.decided_calls(session_id, [body.tool_call_id])
+        # approved (or edited) and run, or run without needing approval; never a rejected one
+        if ran.get(body.tool_call_id) not in ("approve", "edit", "result"):
+            raise HttpError(
+                409, f"The call {body.tool_call_id} did not run in this session: nothing recorded."
+            )
+        await agent.record_undo(session_id, body.tool_call_id)
+        return Response(status_code=204)
+
+
 async def abort(request: Request) -> Response:
     caller = await _caller(request)
     project_id = _project(request)
@@ -549,6 +591,8 @@ def create_app(config: ServiceConfig) -> Starlette:
         Route(f"{PREFIX}/sessions/{{session_id}}", update_session, methods=["PATCH"]),
         Route(f"{PREFIX}/sessions/{{session_id}}/resume", resume, methods=["POST"]),
         Route(f"{PREFIX}/sessions/{{session_id}}/approvals", approvals, methods=["GET"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}/undone", undone, methods=["GET"]),
+        Route(f"{PREFIX}/sessions/{{session_id}}/undone", record_undone, methods=["POST"]),
         Route(f"{PREFIX}/sessions/{{session_id}}/abort", abort, methods=["POST"]),
         Route(f"{PREFIX}/search", search, methods=["GET"]),
     ]

@@ -143,6 +143,20 @@ class ChatBackend(Protocol):
         """The whole session with its tool calls, as Markdown or JSON text."""
         ...
 
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """A new read-only session from an exported session's bytes (Markdown or JSON); a
+        `CopilotError` says why a file or a backend cannot import."""
+        ...
+
+    async def imported_read_only(self, session_id: str) -> bool:
+        """True for an imported session nobody chose to continue yet (nothing can be sent)."""
+        ...
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session: the copilot reads its transcript as quoted
+        plain text, never as calls."""
+        ...
+
 
 class PracticeSource(Protocol):
     """A backend that can run practice exercises on the lab (only the local agent can)."""

@@ -16,6 +16,7 @@ from PyQt6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QSplitter,
     QToolButton,
@@ -133,11 +134,13 @@ class ChatPanel(QWidget):
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(0)
         self.view = MessageView(column)
+        self.import_banner = self._import_banner(column)
         self.status = StatusLine(column)
         self.practice = PracticePanel(self._backend, self.view, column)
         self.practice.hide()
         self.composer = Composer(column)
         col.addWidget(self.view, 1)
+        col.addWidget(self.import_banner)
         col.addWidget(self.status)
         col.addWidget(self.practice)
         col.addWidget(self.composer)
@@ -193,6 +196,37 @@ class ChatPanel(QWidget):
             return
         QWidget.setTabOrder(item.approve, self.composer.edit)
         QWidget.setTabOrder(self.composer.edit, self.composer.send_button)
+
+    def _import_banner(self, parent: QWidget) -> QWidget:
+        """Shown over the composer while the open session is an imported, read-only one."""
+        banner = QWidget(parent)
+        banner.setObjectName("importBanner")
+        line = QHBoxLayout(banner)
+        line.setContentsMargins(8, 4, 8, 4)
+        self.import_label = QLabel(
+            QCoreApplication.translate("ChatPanel", "Imported conversation — read only"), banner
+        )
+        self.import_label.setWordWrap(True)
+        self.continue_button = QPushButton(
+            QCoreApplication.translate("ChatPanel", "Continue this conversation"), banner
+        )
+        self.continue_button.setToolTip(
+            QCoreApplication.translate(
+                "ChatPanel",
+                "Talk about this conversation: the copilot reads it as quoted text; nothing in it "
+                "runs",
+            )
+        )
+        self.continue_button.setAccessibleName(
+            QCoreApplication.translate("ChatPanel", "Continue this imported conversation")
+        )
+        self.continue_button.clicked.connect(
+            lambda: spawn(self.continue_imported(), name="continue-imported")
+        )
+        line.addWidget(self.import_label, 1)
+        line.addWidget(self.continue_button)
+        banner.hide()
+        return banner
 
     def _wire(self) -> None:
         c = self.controller
@@ -256,16 +290,37 @@ class ChatPanel(QWidget):
         self.title_label.setText(shown_title(entry.title if entry else None))
         self.set_session_mode(entry.mode if entry else None)
         self.status.reset()
+        self.import_banner.hide()
         history = await self._backend.get_history(session_id)
         pending = await self._backend.pending_approvals(session_id)
+        read_only = await self._backend.imported_read_only(session_id)
         if self.session_id == session_id:
             self.view.load_history(history)
+            self.import_banner.setVisible(read_only)
             if entry is not None and entry.mode == "practice":
                 await self.practice.set_session(session_id)
             self._awaiting_approval = bool(pending)
             if pending:  # a turn paused before (even before a restart): its card, live again
                 self._approvals(pending)
             self.session_changed.emit(session_id)
+
+    async def continue_imported(self) -> bool:
+        """Make the open imported session one the user can talk in (the banner goes)."""
+        session_id = self.session_id
+        if session_id is None:
+            return False
+        self.continue_button.setEnabled(False)
+        try:
+            await self._backend.continue_imported(session_id)
+        except CopilotError as exc:
+            self.controller.error_occurred.emit(exc.user_message, type(exc).__name__)
+            return False
+        finally:
+            self.continue_button.setEnabled(True)
+        if self.session_id == session_id:
+            self.import_banner.hide()
+            self.composer.edit.setFocus()
+        return True
 
     def set_session_mode(self, mode: str | None) -> None:
         """Show the session's mode in the header (Tutor, Practice) and, in Practice, the
@@ -283,6 +338,7 @@ class ChatPanel(QWidget):
     def _session_deleted(self, session_id: str) -> None:
         if session_id == self.session_id or self.sessions.current_session is None:
             self.session_id = None
+            self.import_banner.hide()
             self.set_session_mode(None)
             self.view.clear()
             self.title_label.setText(QCoreApplication.translate("ChatPanel", "New conversation"))

@@ -720,20 +720,16 @@ class CopilotHeader(QWidget):
         return outcome.ok
 
     async def _undone_changes(self, session_id: str) -> set[str]:
-        """The session's changes already undone, from the project's decision log (kept on this
-        computer; with a copilot service nothing is recorded here)."""
-        if self.backend.is_remote:
-            return set()
+        """The session's changes already undone, from the decision log of whoever runs the agent
+        (this computer or the copilot service)."""
         try:
-            return await self.backend.local.undone_changes(session_id)
+            return await self.backend.undone_changes(session_id)
         except CopilotError:
             return set()
 
     async def _record_undo(self, session_id: str, call_id: str) -> None:
-        if self.backend.is_remote:
-            return
         try:
-            await self.backend.local.record_undo(session_id, call_id)
+            await self.backend.record_undo(session_id, call_id)
         except CopilotError as exc:
             self._show_message(exc.user_message, error=True)
 

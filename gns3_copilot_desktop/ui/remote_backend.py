@@ -155,6 +155,26 @@ class RemoteBackend:
         render = export_markdown if fmt == "markdown" else export_json
         return render(info, messages)
 
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The session's changes already undone, from the service's decision log."""
+        return await self.client.undone_changes(self._project(), session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record in the service's decision log that the change was undone."""
+        await self.client.record_undo(self._project(), session_id, tool_call_id)
+
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """Not offered by a copilot service: `CopilotError` says so."""
+        raise CopilotError(import_not_supported_text())
+
+    async def imported_read_only(self, session_id: str) -> bool:
+        """A copilot service holds no imported session."""
+        return False
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Not offered by a copilot service: `CopilotError` says so."""
+        raise CopilotError(import_not_supported_text())
+
     async def _session_info(self, project_id: str, session_id: str) -> SessionInfo:
         for info in await self.client.list_sessions(project_id):
             if info.id == session_id:
@@ -162,6 +182,15 @@ class RemoteBackend:
         raise SessionNotFoundError(
             QCoreApplication.translate("RemoteBackend", "This conversation no longer exists.")
         )
+
+
+def import_not_supported_text() -> str:
+    """Why a copilot service neither imports nor continues an imported conversation."""
+    return QCoreApplication.translate(
+        "RemoteBackend",
+        "A copilot service does not support importing or continuing a conversation: it works "
+        "when the copilot runs on this computer (choose it in the settings).",
+    )
 
 
 def gns3_token(workspace: Workspace) -> Callable[[], str]:
@@ -247,14 +276,23 @@ class BackendChoice:
 
     async def import_session(self, data: bytes) -> SessionEntry:
         """A new read-only session from an export file (conversations on this computer only)."""
-        if self.remote is not None:
-            raise CopilotError(
-                QCoreApplication.translate(
-                    "BackendChoice",
-                    "Importing a conversation works when the copilot runs on this computer.",
-                )
-            )
-        return await self.local.import_session(data)
+        return await self.current.import_session(data)
+
+    async def imported_read_only(self, session_id: str) -> bool:
+        """True for an imported session not continued yet."""
+        return await self.current.imported_read_only(session_id)
+
+    async def undone_changes(self, session_id: str) -> set[str]:
+        """The session's changes already undone (from the log of whoever runs the agent)."""
+        return await self.current.undone_changes(session_id)
+
+    async def record_undo(self, session_id: str, tool_call_id: str) -> None:
+        """Record that the change of ``tool_call_id`` was undone, where the agent runs."""
+        await self.current.record_undo(session_id, tool_call_id)
+
+    async def continue_imported(self, session_id: str) -> None:
+        """Let the user talk in an imported session (on this computer only)."""
+        await self.current.continue_imported(session_id)
 
     # --- ChatBackend, routed ---------------------------------------------------------------
 

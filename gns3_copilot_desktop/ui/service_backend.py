@@ -250,6 +250,11 @@ class ServiceBackend:
         _, service = await self._service()
         await service.continue_imported(session_id)
 
+    async def imported_read_only(self, session_id: str) -> bool:
+        """True for an imported session that was not continued yet."""
+        _, service = await self._service()
+        return await service.imported_read_only(session_id)
+
     async def search_sessions(self, query: str) -> list[SessionEntry]:
         """Sessions whose title or messages match; each hit carries a plain-text snippet."""
         if self.project_id is None:

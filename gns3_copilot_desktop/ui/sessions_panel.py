@@ -430,7 +430,7 @@ class SessionsPanel(QWidget):
         says why)."""
         try:
             data = await asyncio.to_thread(_read_at_most, path, MAX_IMPORT_BYTES + 1)
-            entry = await self._backend.import_session(data)  # type: ignore[attr-defined]
+            entry = await self._backend.import_session(data)
         except CopilotError as exc:
             if not sip.isdeleted(self.list):
                 self.refresh_failed.emit(exc.user_message, type(exc).__name__)

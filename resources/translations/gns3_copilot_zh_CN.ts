@@ -221,13 +221,6 @@
         <translation>否</translation>
     </message>
 </context><context>
-    <name>BackendChoice</name>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="252" />
-        <source>Importing a conversation works when the copilot runs on this computer.</source>
-        <translation>只有当副驾驶在本机运行时才能导入对话。</translation>
-    </message>
-</context><context>
     <name>ChatController</name>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="107" />
@@ -237,80 +230,100 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="95" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="288" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="344" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="107" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="110" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="113" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="167" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="173" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="176" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="207" />
+        <source>Imported conversation — read only</source>
+        <translation>导入的对话 — 只读</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="211" />
+        <source>Continue this conversation</source>
+        <translation>继续此对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="214" />
+        <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
+        <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="221" />
+        <source>Continue this imported conversation</source>
+        <translation>继续此导入的对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="334" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="376" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="432" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="449" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="463" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="416" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="472" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="419" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="475" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -616,97 +629,97 @@
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="816" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="812" />
         <source>Log in to see your lab.</source>
         <translation>登录后即可查看你的实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="818" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="814" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="952" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="948" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="955" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="951" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="959" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="955" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1018" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1014" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1019" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1015" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1021" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1022" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1018" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1024" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1020" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1037" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1033" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1043" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1039" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1065" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1061" />
         <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
         <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1072" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1068" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1082" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1078" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1089" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1085" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1093" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1089" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1098" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1094" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1102" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1098" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
@@ -2673,12 +2686,17 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="183" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="189" />
+        <source>A copilot service does not support importing or continuing a conversation: it works when the copilot runs on this computer (choose it in the settings).</source>
+        <translation>Copilot 服务不支持导入或继续对话：只有 Copilot 在本机运行时才可以（请在设置中选择）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="203" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
@@ -2691,42 +2709,42 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="366" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="370" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="380" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="418" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="423" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="427" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="432" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="438" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="444" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="450" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>

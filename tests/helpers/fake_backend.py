@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from gns3_copilot_desktop.core.agent.approval import CallPreview
+from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import (
     ApprovalRequest,
     ChatChunk,
@@ -239,6 +240,18 @@ class ScriptedBackend:
         await asyncio.sleep(0)
         self.practice_projects.append(project_id)
         return self.practice_engine
+
+    async def import_session(self, data: bytes) -> SessionEntry:
+        """Importing needs the real core (tests of it use the real service backend)."""
+        raise CopilotError("This test backend does not import conversations.")
+
+    async def imported_read_only(self, session_id: str) -> bool:
+        """No session of this backend is an imported one."""
+        return False
+
+    async def continue_imported(self, session_id: str) -> None:
+        """See `import_session`."""
+        raise CopilotError("This test backend does not import conversations.")
 
     async def export_session(self, session_id: str, fmt: Literal["markdown", "json"]) -> str:
         """The in-memory history rendered by the real exporter."""

@@ -711,3 +711,111 @@ def test_every_spelling_of_a_project_id_is_one_project(
         )
         assert response.status_code == 422, (refused, response.text)
         assert "UUID" in response.json()["message"]
+
+
+def test_a_decided_call_stays_decided_when_the_checkpoint_tables_are_rewound(
+    request: pytest.FixtureRequest,
+    service: Service,
+    admin: User,
+    project: dict[str, Any],
+    gns3_server: Gns3Server,
+) -> None:
+    """The service's database is rewound under it (PostgreSQL: the newest checkpoint rows
+    deleted, the session row's pending calls put back): the call it approved is not offered
+    again and approving it once more runs nothing."""
+    if not service.stores:
+        pytest.skip("a rewound SQLite checkpoint is tests/core/agent/test_decision_log.py's")
+    import psycopg
+
+    dsn = request.getfixturevalue("postgres_server").dsn
+    pid = project["project_id"]
+    nodes_url = f"{gns3_server.base_url}/v3/projects/{pid}/nodes"
+
+    def switches() -> int:
+        listed = httpx.get(nodes_url, headers=admin.headers).json()
+        return sum(1 for n in listed if n["name"] == "SW-RW")
+
+    service.model.push(
+        ScriptedTurn.tool(
+            "create_nodes",
+            {"nodes": [{"name": "SW-RW", "template": "Ethernet switch"}]},
+            id="call_rw",
+        ),
+    )
+    events = _stream(service, admin, {"message": "Add a switch", "project_id": pid}).events
+    sid = events[0]["session_id"]
+    assert any(e["type"] == "approval_request" for e in events)
+    tables = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
+    with psycopg.connect(dsn) as conn:  # a backup of the conversation while the call waits
+        for table in tables:
+            conn.execute(
+                f"CREATE TABLE saved_{table} AS SELECT * FROM {table} WHERE thread_id = %s", (sid,)
+            )
+        (pending_row,) = conn.execute(
+            "SELECT pending_approval::text FROM copilot_sessions WHERE thread_id = %s", (sid,)
+        ).fetchone() or (None,)
+    assert pending_row is not None and "call_rw" in pending_row
+
+    def resume() -> list[dict[str, Any]]:
+        with httpx.stream(
+            "POST",
+            f"{service.url}/v3/chat/sessions/{sid}/resume",
+            json={
+                "project_id": pid,
+                "decisions": [{"tool_call_id": "call_rw", "action": "approve"}],
+            },
+            headers=admin.headers,
+            timeout=60,
+        ) as resumed:
+            return sse_events(resumed.iter_lines())
+
+    service.model.push(ScriptedTurn.text("The switch is added."))
+    assert [e["type"] for e in resume()][-1] == "done"
+    assert switches() == 1
+
+    with psycopg.connect(dsn) as conn:  # the backup restored: the checkpoint rewinds
+        for table in tables:
+            conn.execute(f"DELETE FROM {table} WHERE thread_id = %s", (sid,))
+            conn.execute(f"INSERT INTO {table} SELECT * FROM saved_{table}")
+            conn.execute(f"DROP TABLE saved_{table}")
+        interrupts = conn.execute(
+            "SELECT count(*) FROM checkpoint_writes WHERE thread_id = %s"
+            " AND channel = '__interrupt__'",
+            (sid,),
+        ).fetchone()
+        assert interrupts is not None and interrupts[0] > 0  # the file itself says it waits
+        conn.execute(
+            "UPDATE copilot_sessions SET pending_approval = %s::jsonb WHERE thread_id = %s",
+            (pending_row, sid),
+        )
+    pending = httpx.get(
+        f"{service.url}/v3/chat/sessions/{sid}/approvals",
+        params={"project_id": pid},
+        headers=admin.headers,
+    )
+    assert pending.status_code == 200 and pending.json() == []
+    again = resume()
+    assert [e["type"] for e in again] == ["error", "done"], again
+    assert "nothing was run" in again[0]["error"]
+    assert switches() == 1
+
+
+def test_the_undone_log_belongs_to_the_sessions_owner(
+    service: Service, admin: User, student: User, shared_project: dict[str, Any]
+) -> None:
+    pid = shared_project["project_id"]
+    service.model.push(ScriptedTurn.text("Hello."))
+    events = _stream(service, admin, {"message": "Hi", "project_id": pid}).events
+    sid = events[0]["session_id"]
+    url = f"{service.url}/v3/chat/sessions/{sid}/undone"
+    record = {"project_id": pid, "tool_call_id": "call_x"}
+    # another user of the same project: the session does not exist for them
+    assert httpx.get(url, params={"project_id": pid}, headers=student.headers).status_code == 404
+    assert httpx.post(url, json=record, headers=student.headers).status_code == 404
+    # the owner: a call that never ran in the session is not recorded; bad bodies are refused
+    refused = httpx.post(url, json=record, headers=admin.headers)
+    assert refused.status_code == 409 and "nothing recorded" in refused.json()["message"]
+    for bad in ({"project_id": pid}, {**record, "tool_call_id": "x" * 10_000}, {**record, "x": 1}):
+        assert httpx.post(url, json=bad, headers=admin.headers).status_code == 422
+    listed = httpx.get(url, params={"project_id": pid}, headers=admin.headers)
+    assert listed.status_code == 200 and listed.json() == {"tool_call_ids": []}

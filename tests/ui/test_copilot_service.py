@@ -143,3 +143,100 @@ def test_the_app_chats_through_the_service_and_comes_back_to_this_computer(
     _wait_finished(app, qtbot)
     assert app.assistant_texts() == ["Answered here."]
     assert [e.session_id for e in app.panel.sessions.entries] != [session_id]
+
+
+@pytest.mark.gns3
+def test_an_undo_with_a_copilot_service_is_recorded_in_the_services_log(
+    e2e_project: dict[str, Any],
+    chat_service: InProcessChatService,
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    scripted_openai: ScriptedOpenAIServer,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    from PyQt6.QtWidgets import QMessageBox
+
+    from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+
+    home = tmp_path / "home"
+    _seed_login(home, app_keyring, gns3_server, gns3_token)
+    settings_file = home / "config" / "settings.json"
+    seeded = json.loads(settings_file.read_text())
+    seeded["copilot_service_url"] = chat_service.url
+    settings_file.write_text(json.dumps(seeded))
+    pid = e2e_project["project_id"]
+    headers = {"Authorization": f"Bearer {gns3_token}"}
+
+    def node_names() -> list[str]:
+        nodes = httpx.get(f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=headers)
+        return sorted(n["name"] for n in nodes.json())
+
+    def service_undone(session_id: str) -> Any:
+        return httpx.get(
+            f"{chat_service.url}/v3/chat/sessions/{session_id}/undone",
+            params={"project_id": pid},
+            headers=headers,
+        )
+
+    app = copilot_app()
+    _ready(app, qtbot, pid)
+    assert app.header.backend.is_remote
+    scripted_openai.push(
+        ScriptedTurn.tool(
+            "create_nodes", {"nodes": [{"template": "VPCS", "name": "PC-u"}]}, id="call_make"
+        ),
+        ScriptedTurn.text("PC-u is on the canvas.", chunks=2),
+    )
+    _send(app, qtbot, "Add PC-u")
+    view = app.panel.view
+    qtbot.waitUntil(
+        lambda: any(not c.done for c in view.findChildren(ApprovalCard)), timeout=WAIT_MS
+    )
+    [card] = [c for c in view.findChildren(ApprovalCard) if not c.done]
+    card.items[0].approve.click()
+    qtbot.waitUntil(lambda: "PC-u is on the canvas." in app.assistant_texts(), timeout=WAIT_MS)
+    _wait_finished(app, qtbot)
+    assert node_names() == ["PC-u"]
+    session_id = app.panel.session_id
+    assert service_undone(session_id).json() == {"tool_call_ids": []}
+
+    undo = view.card("call_make").change_undo
+    assert undo is not None
+    undo.button.click()
+    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
+    app.header.confirm_box.done(QMessageBox.StandardButton.Ok.value)
+    qtbot.waitUntil(lambda: undo.state.text().startswith("Undone"), timeout=WAIT_MS)
+    assert node_names() == []
+    # the service's decision log holds it (this computer keeps no conversation of it)
+    qtbot.waitUntil(
+        lambda: service_undone(session_id).json() == {"tool_call_ids": ["call_make"]},
+        timeout=WAIT_MS,
+    )
+    assert not list((home / "data").rglob("*.db"))
+
+    # the conversation reopened: the change offers no Undo again
+    app.panel.view.clear()
+    task = asyncio.ensure_future(app.panel.open_session(session_id))
+    qtbot.waitUntil(task.done, timeout=WAIT_MS)
+    from gns3_copilot_desktop.ui.tool_card import ToolCard
+
+    [reopened] = [
+        c.change_undo
+        for c in view.findChildren(ToolCard)
+        if c.tool_call_id == "call_make" and c.change_undo is not undo
+    ]
+    assert reopened is not None
+    qtbot.waitUntil(lambda: reopened.state.text() == "Already undone.", timeout=WAIT_MS)
+    assert not reopened.button.isEnabled()
+
+    # the service records only a call that ran in the session, for its owner
+    refused = httpx.post(
+        f"{chat_service.url}/v3/chat/sessions/{session_id}/undone",
+        json={"project_id": pid, "tool_call_id": "call_never_made"},
+        headers=headers,
+    )
+    assert refused.status_code == 409
+    assert service_undone(session_id).json() == {"tool_call_ids": ["call_make"]}

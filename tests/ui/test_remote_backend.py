@@ -18,7 +18,7 @@ from PyQt6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
-from gns3_copilot_desktop.core.errors import Gns3AuthError, SessionNotFoundError
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3AuthError, SessionNotFoundError
 from gns3_copilot_desktop.ui.backend import AssistantTurn, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.chat_panel import ChatPanel
 from gns3_copilot_desktop.ui.qt_async import pending_tasks
@@ -339,3 +339,19 @@ def test_a_refused_gns3_login_is_the_auth_error_the_dock_knows(
     assert [e.session_id for e in panel.sessions.entries] == shown
     with pytest.raises(Gns3AuthError):
         run(qtbot, backend.list_sessions())
+
+
+def test_a_copilot_service_says_it_does_not_import_or_continue_conversations(
+    panel: ChatPanel, backend: RemoteBackend, tmp_path: Path, qtbot: QtBot
+) -> None:
+    export = tmp_path / "talk.md"
+    export.write_text("# Talk\n\n## User\n\nhello\n")
+    refused: list[str] = []
+    panel.sessions.refresh_failed.connect(lambda message, _kind: refused.append(message))
+    before = run(qtbot, backend.list_sessions())
+    assert run(qtbot, panel.sessions.import_path(export)) is None
+    assert len(refused) == 1 and "does not support importing" in refused[0]
+    with pytest.raises(CopilotError, match="does not support importing or continuing"):
+        run(qtbot, backend.continue_imported("any"))
+    assert run(qtbot, backend.imported_read_only("any")) is False
+    assert run(qtbot, backend.list_sessions()) == before

@@ -271,6 +271,11 @@ class AgentService:
         marker = TranscriptMessage(role="system", metadata={CONTINUED_KEY: True})
         await self._store.append_messages(session_id, [marker])
 
+    async def imported_read_only(self, session_id: str) -> bool:
+        """True for an imported session not yet continued (its transcript is read-only)."""
+        state = await self._imported_state(session_id)
+        return state is not None and not state[0]
+
     async def _imported_state(self, session_id: str) -> tuple[bool, list[TranscriptMessage]] | None:
         """(continued, transcript) of an imported session, None for any other session."""
         transcript = await self._store.read_transcript(session_id)
@@ -407,9 +412,9 @@ class AgentService:
 
 
 IMPORTED_READ_ONLY_TEXT = (
-    "This conversation was imported: it is a read-only transcript. Choose Continue on it in the "
-    "conversations list to talk about it (the copilot then reads it as plain text); nothing was "
-    "sent."
+    'This conversation was imported: it is a read-only transcript. Choose "Continue this '
+    'conversation" above the message box to talk about it (the copilot then reads it as plain '
+    "text); nothing was sent."
 )
 
 
