@@ -94,7 +94,7 @@ def safe_title(name: str) -> str:
     not escaped, so no terminal's own parsing (Windows Terminal splits on ``;``, cmd expands
     ``%``, AppleScript ends a string at ``"``) can see them.
     """
-    title = _TITLE_UNSAFE.sub("", name)[:TITLE_MAX].strip()
+    title = " ".join(_TITLE_UNSAFE.sub("", name).split())[:TITLE_MAX].strip()
     return title or "console"
 
 
