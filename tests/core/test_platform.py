@@ -261,6 +261,7 @@ def _applescript_literals(line: str) -> list[str]:
     return out
 
 
+@pytest.mark.skipif(os.name != "posix", reason="runs the command with a POSIX shell")
 @pytest.mark.parametrize("terminal", ["Terminal", "iTerm"])
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_macos_scripts_run_only_telnet(tmp_path: Path, terminal: str, name: str):
@@ -282,6 +283,7 @@ def test_macos_scripts_run_only_telnet(tmp_path: Path, terminal: str, name: str)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["telnet-args"]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="runs the command with a POSIX shell")
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_linux_argv_runs_without_a_shell(tmp_path: Path, name: str):
     """The xterm-style argv executed for real, with a recording terminal first on PATH."""
