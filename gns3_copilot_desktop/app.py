@@ -35,6 +35,7 @@ from PyQt6.QtWidgets import QApplication, QMainWindow, QMessageBox, QVBoxLayout,
 
 from gns3_copilot_desktop.core.logs import redact, setup_logging
 from gns3_copilot_desktop.core.paths import AppPaths, app_paths, resource_path
+from gns3_copilot_desktop.core.platform import Platform, detect_platform
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.copilot import CopilotHeader
 from gns3_copilot_desktop.ui.dock import CopilotDock
@@ -104,10 +105,10 @@ class CopilotHandle:
         await self.header.stop_local_server()
 
 
-def paths_for(options: AppOptions) -> AppPaths:
-    """The app's folders: under ``options.home`` when given, else the per-OS defaults."""
+def paths_for(options: AppOptions, platform: Platform | None = None) -> AppPaths:
+    """The app's folders: under ``options.home`` when given, else `platform`'s defaults."""
     if options.home is None:
-        return app_paths()
+        return app_paths(platform)
     root = options.home.expanduser()
     return AppPaths(root / "config", root / "data", root / "logs", root / "cache")
 
@@ -305,11 +306,12 @@ async def save_window(window: QMainWindow, handle: CopilotHandle) -> None:
     await handle.workspace.save_settings()
 
 
-async def run_app(app: QApplication, options: AppOptions) -> int:
+async def run_app(app: QApplication, options: AppOptions, platform: Platform | None = None) -> int:
     """Show the window with the copilot and run until it is closed; then shut down cleanly."""
     app.setQuitOnLastWindowClosed(False)
     window = MainWindow()
-    with close_on_signals(window):
+    system = platform if platform is not None else detect_platform()
+    with close_on_signals(window, system.quit_signals):
         handle = await create_copilot(window, options)
         restore_window(window, handle)
         window.show()
@@ -324,12 +326,13 @@ async def run_app(app: QApplication, options: AppOptions) -> int:
 
 
 QUIT_SIGNALS = ("SIGINT", "SIGTERM")
-"""Ctrl+C in the terminal and a polite ``kill`` (or the desktop session ending) close the window."""
+"""Ctrl+C in the terminal and a polite ``kill`` (or the desktop session ending) close the window
+(on Linux and macOS: the running `Platform`'s ``quit_signals`` say which)."""
 
 
 @contextlib.contextmanager
-def close_on_signals(window: QMainWindow) -> Iterator[None]:
-    """While inside, SIGINT and SIGTERM close `window` as its close button does.
+def close_on_signals(window: QMainWindow, signals: Sequence[str] = QUIT_SIGNALS) -> Iterator[None]:
+    """While inside, `signals` (SIGINT and SIGTERM) close `window` as its close button does.
 
     Without this, asyncio's runner turns Ctrl+C into a cancelled main task and a
     ``KeyboardInterrupt`` traceback, skipping the shutdown. The loop's signal handlers wake the
@@ -337,7 +340,7 @@ def close_on_signals(window: QMainWindow) -> Iterator[None]:
     """
     loop = asyncio.get_running_loop()
     installed: list[int] = []
-    for name in QUIT_SIGNALS:
+    for name in signals:
         number = getattr(signal, name, None)
         if number is None:
             continue
@@ -446,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing_display(os.environ):
         print(NO_DISPLAY_MESSAGE, file=sys.stderr)
         return NO_DISPLAY_EXIT_CODE
-    paths = paths_for(options).ensure()
+    platform = detect_platform()  # the one choice of system; handed to what differs by it
+    paths = paths_for(options, platform).ensure(platform)
     setup_logging(paths.log_dir)
     install_excepthook()
     import qasync
@@ -457,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName(WINDOW_TITLE)
     install_translator(app, saved_language(paths))
     try:
-        return int(qasync.run(run_app(app, options)))
+        return int(qasync.run(run_app(app, options, platform)))
     except KeyboardInterrupt:
         # Ctrl+C before the window could take it over (while Qt starts): nothing to save yet.
         return 0

@@ -1,9 +1,10 @@
 """Where the app keeps its files, and how it finds its bundled resources.
 
-`app_paths()` gives the per-OS config, data, log and cache folders (platformdirs, app name
-``gns3-copilot``). Setting ``GNS3_COPILOT_HOME`` puts all four under that one folder, which tests
-and portable installs use. `resource_path()` finds a file under the top-level ``resources/`` folder
-both when running from the source tree and from a PyInstaller bundle (``sys._MEIPASS``).
+`app_paths()` gives the per-OS config, data, log and cache folders (platformdirs' layout of
+each system, held by `core.platform`; app name ``gns3-copilot``). Setting ``GNS3_COPILOT_HOME``
+puts all four under that one folder, which tests and portable installs use. `resource_path()`
+finds a file under the top-level ``resources/`` folder both when running from the source tree
+and from a PyInstaller bundle (``sys._MEIPASS``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from platformdirs import PlatformDirs
+if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.platform import Platform
 
 APP_NAME = "gns3-copilot"
 HOME_ENV = "GNS3_COPILOT_HOME"
@@ -37,15 +40,22 @@ class AppPaths:
         """The settings JSON file inside the config folder."""
         return self.config_dir / SETTINGS_FILE_NAME
 
-    def ensure(self) -> AppPaths:
-        """Create the folders (private to the user where the OS allows) and return self."""
+    def ensure(self, platform: Platform | None = None) -> AppPaths:
+        """Create the folders private to the user (as `platform` makes them so) and return self."""
+        system = platform if platform is not None else _running_platform()
         for folder in (self.config_dir, self.data_dir, self.log_dir, self.cache_dir):
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            system.private_dir(folder)
         return self
 
 
-def app_paths() -> AppPaths:
-    """The app's folders: under ``$GNS3_COPILOT_HOME`` when set, else the per-OS defaults."""
+def _running_platform() -> Platform:
+    from gns3_copilot_desktop.core.platform import detect_platform
+
+    return detect_platform()
+
+
+def app_paths(platform: Platform | None = None) -> AppPaths:
+    """The app's folders: under ``$GNS3_COPILOT_HOME`` when set, else `platform`'s defaults."""
     home = os.environ.get(HOME_ENV)
     if home:
         root = Path(home).expanduser()
@@ -55,13 +65,7 @@ def app_paths() -> AppPaths:
             log_dir=root / "logs",
             cache_dir=root / "cache",
         )
-    dirs = PlatformDirs(appname=APP_NAME, appauthor=False)
-    return AppPaths(
-        config_dir=dirs.user_config_path,
-        data_dir=dirs.user_data_path,
-        log_dir=dirs.user_log_path,
-        cache_dir=dirs.user_cache_path,
-    )
+    return (platform if platform is not None else _running_platform()).default_folders()
 
 
 def resources_root() -> Path:

@@ -21,7 +21,6 @@ import asyncio
 import json
 import logging
 import secrets
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -126,14 +125,17 @@ def _file_backend_reason(backend: KeyringBackend) -> str:
     )
 
 
+def _keyring_hint() -> str:
+    from gns3_copilot_desktop.core.platform import detect_platform
+
+    return detect_platform().keyring_hint
+
+
 def _no_keyring_reason() -> str:
-    if sys.platform.startswith("linux"):
-        return "No OS keyring is available (no Secret Service on D-Bus)"
-    if sys.platform == "darwin":
-        return "No OS keyring is available (the macOS Keychain could not be used)"
-    if sys.platform == "win32":
-        return "No OS keyring is available (Windows Credential Manager could not be used)"
-    return "No OS keyring is available"
+    # The running system's keyring by name (Secret Service, Keychain, Credential Manager).
+    from gns3_copilot_desktop.core.platform import detect_platform
+
+    return detect_platform().no_keyring_reason
 
 
 class SecretStore:
@@ -353,7 +355,7 @@ def _store_error(action: str, entry: _Entry, exc: Exception) -> SecretStoreError
         )
     else:
         detail = redact(str(exc)) or type(exc).__name__
-        text = f"The OS keyring failed while {action} the {entry.what}: {detail}"
+        text = f"The OS keyring failed while {action} the {entry.what}: {detail}. {_keyring_hint()}"
     return SecretStoreError(text)
 
 

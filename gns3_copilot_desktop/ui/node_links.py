@@ -20,6 +20,7 @@ from PyQt6.QtGui import QAction, QCursor, QDesktopServices
 from PyQt6.QtWidgets import QMenu
 
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.platform import open_node_console
 
 SCHEME = "gns3-node"
 SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -195,4 +196,6 @@ class NodeLinks(QObject):
         if self.canvas is not None and self.canvas.open_console(entry.node_id):
             return True
         url = self.console_url(entry)
-        return url is not None and QDesktopServices.openUrl(url)
+        return url is not None and open_node_console(
+            url.host(), url.port(), entry.name, desktop=lambda: QDesktopServices.openUrl(url)
+        )
