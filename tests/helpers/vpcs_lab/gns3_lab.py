@@ -2,7 +2,9 @@
 
 GNS3 needs ubridge and VPCS >= 0.6.1 to start a VPCS node; this machine has neither, so two
 clearly labelled TEST DOUBLES stand in: `ubridge_standin.py` (hypervisor protocol + UDP relay) and
-`vpcs_wrapper.py` (Debian's real vpcs 0.5b2 reporting 0.6.1). Everything else is real: the
+`vpcs_wrapper.py` (Debian's real vpcs 0.5b2 reporting 0.6.1, moved off GNS3's UDP range), each
+started by a small shell launcher (`*_launcher.sh`) that answers GNS3's version checks without
+Python. Everything else is real: the
 server, its telnet console proxy, the VPCS CLI, the packets. The server runs in its own network,
 PID and mount namespaces (`gns3_netns.py` is PID 1 there); the test reaches its API and console
 ports through sockets bound to 127.0.0.1 here and relayed into the lab.
