@@ -224,8 +224,10 @@ class PlanOutcome(QWidget):
             )
         row.addWidget(self.undo_button)
         row.addWidget(self.snapshot_button)
-        row.addWidget(self.state, 1)
+        row.addStretch(1)
         layout.addLayout(row)
+        # on its own line: beside the two buttons a narrow dock left it a few letters wide
+        layout.addWidget(self.state)
 
     def set_busy(self, busy: bool, text: str = "") -> None:
         """While an undo or a snapshot runs, neither can be asked for again."""

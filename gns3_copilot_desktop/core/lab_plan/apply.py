@@ -64,6 +64,9 @@ MAX_PARALLEL_STARTS = 8
 """Nodes started at once (GNS3 starts each on its compute; more at once only queue there)."""
 NODE_FILES = {"vpcs": ("startup.vpc",)}
 """The small text files that hold a node type's saved configuration, kept to bring it back."""
+_STARTUP_LINE = re.compile(r"ip [0-9./]+( [0-9.]+)?")
+"""The only VPCS lines a plan writes into a new host's startup script (its address, rendered from
+validated addresses); anything else goes through the console and its policy."""
 
 
 class LabPlanError(CopilotError):
@@ -195,14 +198,40 @@ async def apply_diff(
                 )
             report.added_links.append(label)
             advance("links", f"link {label}")
+        preset = await _preset_new_hosts(client, pid, diff, ids)
         # every link exists before any host starts (see the module's note on dynamips)
         names = [p.node.name for p in [*diff.new_nodes, *diff.kept_nodes]]
         await _power(client, pid, names, "started")
         advance("start", "start the nodes")
-        await _configure(client, pid, diff, url, console_options, report, advance)
+        for name in preset:
+            advance("config", f"configure {name}")
+        await _configure(client, pid, diff, url, console_options, report, advance, skip=preset)
     except CopilotError as exc:
         report.failed = f"{report.not_done[0]}: {exc.user_message}"
     return report
+
+
+async def _preset_new_hosts(
+    client: Gns3Client, pid: str, diff: LabDiff, ids: dict[str, Node]
+) -> list[str]:
+    """Put the address of each VPCS this plan created into its startup script before it starts,
+    so that VPCS sets it (and runs its seconds-long duplicate address check) while it boots instead
+    of over the console afterwards. A node this plan created goes away whole with Undo, so there is
+    nothing to restore. Returns the hosts configured this way."""
+    preset = []
+    for plan in diff.new_nodes:
+        name = plan.node.name
+        lines = [line for line in diff.configs.get(name, ()) if line != "save"]
+        node = ids.get(name)
+        if node is None or node.node_type != "vpcs" or not lines:
+            continue
+        if not all(_STARTUP_LINE.fullmatch(line) for line in lines):
+            continue
+        script = await client.read_node_file(pid, node.node_id, "startup.vpc") or ""
+        text = script.rstrip("\n") + ("\n" if script.strip() else "") + "\n".join(lines) + "\n"
+        await client.write_node_file(pid, node.node_id, "startup.vpc", text)
+        preset.append(name)
+    return preset
 
 
 def _ends(ids: dict[str, Node], lp: LinkPlan) -> list[SavedEnd]:
@@ -283,10 +312,14 @@ async def _configure(
     options: ConsoleOptions | None,
     report: ApplyReport,
     advance: Callable[[str, str], None],
+    *,
+    skip: Sequence[str] = (),
 ) -> None:
-    """Push each device's lines; a kept device's configuration is read before and after, so
-    that Undo can put it back (a new device is removed by Undo, nothing to put back)."""
-    if not diff.configs:
+    """Push each device's lines (but those of `skip`, configured by their startup script); a kept
+    device's configuration is read before and after, so that Undo can put it back (a new device
+    is removed by Undo, nothing to put back)."""
+    configs = {name: lines for name, lines in diff.configs.items() if name not in skip}
+    if not configs:
         return
     nodes = {n.name: n for n in await client.list_nodes(pid)}
     kept = {p.node.name for p in diff.kept_nodes}
@@ -296,14 +329,14 @@ async def _configure(
             config_lines=lines,
             snapshot_config=name in kept,
         )
-        for name, lines in diff.configs.items()
+        for name, lines in configs.items()
     ]
     outcomes = await run_on_devices(jobs, options or ConsoleOptions(command_timeout=15.0))
-    for name, outcome in zip(diff.configs, outcomes, strict=True):
+    for name, outcome in zip(configs, outcomes, strict=True):
         step = _restore_step(nodes[name], outcome)
         if step is not None:
             report.undo_steps.append(step)
-    for name, outcome in zip(diff.configs, outcomes, strict=True):
+    for name, outcome in zip(configs, outcomes, strict=True):
         if not outcome.ok:
             raise LabPlanError(f"{name}: {outcome.error}")
         if outcome.config is not None and outcome.config.rejected:
@@ -428,8 +461,10 @@ def _answered(output: str, to: str) -> bool:
 
 def _ping(node: Node, to: str) -> str:
     if node.node_type == "vpcs":
-        # two probes 200 ms apart, each waiting at most 1 s: a host pings its whole subnet fast
-        return f"ping {to} -c 2 -i 200 -w 1000"
+        # one probe, 100 ms before the prompt returns (VPCS waits its interval, 1 s by default,
+        # after the last probe too): a host pings its whole subnet fast. An address that did not
+        # answer is asked again once (see verify_plan), for an echo lost while ARP resolved.
+        return f"ping {to} -c 1 -i 100 -w 1000"
     if node.node_type in ("dynamips", "iou"):
         return f"ping {to} repeat 3"
     return f"ping -c 3 -W 1 {to}"
@@ -495,10 +530,28 @@ async def verify_plan(
     ]
     options = console_options or ConsoleOptions(command_timeout=PING_TIMEOUT_S)
     outcomes = await run_on_devices(jobs, options) if jobs else []
+    answered: dict[tuple[str, str], bool] = {}
     for (name, targets), outcome in zip(pingable.items(), outcomes, strict=True):
         for i, target in enumerate(targets):
             output = outcome.results[i].output if i < len(outcome.results) else ""
-            checks.append(CheckResult(f"{name} pings {target}", _answered(output, target)))
+            answered[name, target] = _answered(output, target)
+    # a second and last try for the addresses that did not answer the first probe
+    again = {
+        name: [t for t in targets if not answered[name, t]]
+        for name, targets in pingable.items()
+        if not all(answered[name, t] for t in targets)
+    }
+    retry = [
+        DeviceJob(target_for_node(nodes[name], url), tuple(_ping(nodes[name], t) for t in targets))
+        for name, targets in again.items()
+    ]
+    retried = await run_on_devices(retry, options) if retry else []
+    for (name, targets), outcome in zip(again.items(), retried, strict=True):
+        for i, target in enumerate(targets):
+            output = outcome.results[i].output if i < len(outcome.results) else ""
+            answered[name, target] = _answered(output, target)
+    for name, targets in pingable.items():
+        checks += [CheckResult(f"{name} pings {t}", answered[name, t]) for t in targets]
     for name, targets in pings.items():
         if name not in pingable:
             checks += [CheckResult(f"{name} pings {t}", False) for t in targets]

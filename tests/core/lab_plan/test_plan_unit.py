@@ -196,3 +196,21 @@ def test_the_picture_shows_the_projects_other_links_and_hosts_ping_their_subnet(
         "PC2": ["192.0.2.254", "192.0.2.1", "192.0.2.3"],
         "PC3": ["192.0.2.254", "192.0.2.1", "192.0.2.2"],
     }
+
+
+def test_only_address_lines_go_into_a_new_hosts_startup_script() -> None:
+    """A new VPCS gets its address from its startup script; any other line (a VPCS `!` line runs
+    a shell command on the GNS3 machine) must go through the console and its policy instead."""
+    from gns3_copilot_desktop.core.lab_plan.apply import _STARTUP_LINE
+
+    assert _STARTUP_LINE.fullmatch("ip 10.9.0.9/24")
+    assert _STARTUP_LINE.fullmatch("ip 10.9.0.9/24 10.9.0.254")
+    for hostile in (
+        "!rm -rf /",
+        "ip 10.9.0.9/24; !id",
+        "ip 10.9.0.9/24\n!id",
+        "ip 10.9.0.9/24 10.9.0.254 !id",
+        "set pcname x",
+        "save",
+    ):
+        assert not _STARTUP_LINE.fullmatch(hostile), hostile

@@ -2,7 +2,9 @@
 
 GNS3 needs ubridge and VPCS >= 0.6.1 to start a VPCS node; this machine has neither, so two
 clearly labelled TEST DOUBLES stand in: `ubridge_standin.py` (hypervisor protocol + UDP relay) and
-`vpcs_wrapper.py` (Debian's real vpcs 0.5b2 reporting 0.6.1). Everything else is real: the
+`vpcs_wrapper.py` (Debian's real vpcs 0.5b2 reporting 0.6.1, moved off GNS3's UDP range), each
+started by a small shell launcher (`*_launcher.sh`) that answers GNS3's version checks without
+Python. Everything else is real: the
 server, its telnet console proxy, the VPCS CLI, the packets. The server runs in its own network,
 PID and mount namespaces (`gns3_netns.py` is PID 1 there); the test reaches its API and console
 ports through sockets bound to 127.0.0.1 here and relayed into the lab.
@@ -43,6 +45,11 @@ from tests.helpers.vpcs_lab import REPO_ROOT, lab_unavailable, vpcs_binary
 HERE = Path(__file__).resolve().parent
 UNSHARE_LAB = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc"]
 CONSOLE_PORTS = 40
+# GNS3's UDP ports (links, tunnels) and, above them, the blocks the vpcs test double moves each real
+# vpcs to (10 ports per GNS3 port: its data port and the relay socket vpcs 0.5b2 binds at + 9).
+# Both stay below the lab's ephemeral ports (32768), so no automatic bind can take one of them.
+UDP_START, UDP_END = 10000, 11899
+VPCS_UDP_BASE = 13000
 START_TIMEOUT_S = 60.0
 
 
@@ -87,12 +94,14 @@ def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
     text = config.read_text().replace(
         "[Server]\n",
         "[Server]\n"
-        f"ubridge_path = {HERE / 'ubridge_standin.py'}\n"
+        f"ubridge_path = {HERE / 'ubridge_launcher.sh'}\n"
         f"console_start_port_range = {port + 1}\n"
-        f"console_end_port_range = {port + CONSOLE_PORTS}\n",
+        f"console_end_port_range = {port + CONSOLE_PORTS}\n"
+        f"udp_start_port_range = {UDP_START}\n"
+        f"udp_end_port_range = {UDP_END}\n",
         1,
     )
-    config.write_text(text + f"[VPCS]\nvpcs_path = {HERE / 'vpcs_wrapper.py'}\n")
+    config.write_text(text + f"[VPCS]\nvpcs_path = {HERE / 'vpcs_launcher.sh'}\n")
     return config
 
 
@@ -103,7 +112,12 @@ def start_gns3_vpcs_lab(
     socks = _reserve_ports()
     port = socks[0].getsockname()[1]
     config = _lab_config(run_dir, port, real_vpcs)
-    env = {**_server_env(run_dir), "LAB_REAL_VPCS": str(real_vpcs)}
+    env = {
+        **_server_env(run_dir),
+        "LAB_REAL_VPCS": str(real_vpcs),
+        "LAB_UDP_START": str(UDP_START),
+        "LAB_VPCS_UDP_BASE": str(VPCS_UDP_BASE),
+    }
     log_path = run_dir / "server.log"
     spec = {
         "command": [

@@ -6,19 +6,31 @@
 in the foreground in its place (GNS3 watches the process it started): it finds the daemon by its
 command line in /proc (the lab mounts its own /proc, so PIDs match), waits while it runs, and on
 SIGTERM ends those PIDs. The real VPCS path comes from $LAB_REAL_VPCS.
+
+Relay socket: vpcs 0.5b2 cannot be told ``-R`` and always binds a relay socket on its UDP port + 9.
+Inside GNS3's UDP range that port may be one GNS3 has just handed to another node starting at the
+same moment (its ubridge then fails with "Address already in use"). When the lab gives
+$LAB_UDP_START and $LAB_VPCS_UDP_BASE, the real vpcs is moved off GNS3's range: it gets its own
+block of 10 ports, ``LAB_VPCS_UDP_BASE + 10 * (port - LAB_UDP_START)`` (data port and relay port
++ 9 both inside it, so no two vpcs and no GNS3 port can meet), and this wrapper binds the port GNS3
+chose and hands each datagram arriving there to the vpcs. vpcs sends its own datagrams straight
+to the ``-c`` port GNS3 gave, as before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 VERSION_TEXT = "Welcome to Virtual PC Simulator, version 0.6.1"
+BLOCK = 10  # vpcs 0.5b2 binds its data port and data port + 9
 
 
 def _daemons(real: str, port: str) -> list[int]:
@@ -36,6 +48,15 @@ def _daemons(real: str, port: str) -> list[int]:
     return found
 
 
+def _moved_port(gns3_port: int) -> int | None:
+    """The vpcs data port outside GNS3's UDP range for the port GNS3 chose, or None (not moved)."""
+    start, base = os.environ.get("LAB_UDP_START"), os.environ.get("LAB_VPCS_UDP_BASE")
+    if not start or not base or gns3_port < int(start):
+        return None
+    moved = int(base) + BLOCK * (gns3_port - int(start))
+    return moved if moved + BLOCK - 1 <= 65535 else None
+
+
 def main() -> None:
     args = sys.argv[1:]
     if "-v" in args:
@@ -44,6 +65,18 @@ def main() -> None:
     real = os.environ["LAB_REAL_VPCS"]
     args = [a for a in args if a not in ("-F", "-R")]
     port = args[args.index("-p") + 1]
+    inbound: socket.socket | None = None
+    vpcs_port = 0
+    if "-s" in args:
+        gns3_port = int(args[args.index("-s") + 1])
+        moved = _moved_port(gns3_port)
+        if moved is not None:
+            # bound before vpcs starts, so a datagram from the link is never lost to a closed port
+            inbound = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            inbound.bind(("127.0.0.1", gns3_port))
+            inbound.setblocking(False)
+            vpcs_port = moved
+            args[args.index("-s") + 1] = str(moved)
     subprocess.run([real, *args], check=True)
     pids: list[int] = []
     deadline = time.monotonic() + 10
@@ -59,8 +92,30 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    while any(_alive(pid) for pid in pids):
-        time.sleep(0.2)
+    _relay_while_alive(pids, inbound, vpcs_port)
+
+
+def _relay_while_alive(pids: list[int], inbound: socket.socket | None, vpcs_port: int) -> None:
+    """Hand datagrams from GNS3's port to the moved vpcs until the vpcs daemons end."""
+    selector = selectors.DefaultSelector()
+    if inbound is not None:
+        selector.register(inbound, selectors.EVENT_READ)
+    check_at = 0.0
+    while True:
+        now = time.monotonic()
+        if now >= check_at:
+            if not any(_alive(pid) for pid in pids):
+                return
+            check_at = now + 0.2
+        if inbound is None:
+            time.sleep(0.2)
+            continue
+        for _ in selector.select(timeout=0.2):
+            with contextlib.suppress(BlockingIOError, InterruptedError):
+                while True:
+                    data = inbound.recv(65536)
+                    with contextlib.suppress(OSError):  # sent from GNS3's port: no new port taken
+                        inbound.sendto(data, ("127.0.0.1", vpcs_port))
 
 
 def _alive(pid: int) -> bool:
