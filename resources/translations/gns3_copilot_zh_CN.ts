@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="226" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="230" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -2011,22 +2011,22 @@
 </context><context>
     <name>NodeLinks</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="157" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="165" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="187" />
         <source>%1 is not running.</source>
         <translation>%1 未在运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="190" />
         <source>%1 has no telnet console.</source>
         <translation>%1 没有 telnet 控制台。</translation>
     </message>

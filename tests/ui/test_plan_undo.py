@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from PyQt6.QtWidgets import QMessageBox
+from PyQt6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ChatChunk
@@ -68,7 +68,8 @@ def _answer(app: CopilotApp, qtbot: QtBot, button: QMessageBox.StandardButton) -
     qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
     box = app.header.confirm_box
     assert box is not None
-    text = box.text()
+    view = box.findChild(QPlainTextEdit, "undoQuestion")  # the actions, in a scrolling box
+    text = box.text() + (view.toPlainText() if view is not None else "")
     box.done(button.value)
     qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
     return text

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from PyQt6.QtCore import QCoreApplication, QTranslator
-from PyQt6.QtWidgets import QMessageBox
+from PyQt6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.paths import resource_path
@@ -50,6 +50,12 @@ def _ask(app: CopilotApp, qtbot: QtBot, click: Callable[[], None], name: str) ->
     _shot(name, box)
     _shot(f"{name}-window", app.window)
     return box
+
+
+def _question(box: QMessageBox) -> str:
+    """All the question says: its heading, and the actions in the scrolling box when it has one."""
+    view = box.findChild(QPlainTextEdit, "undoQuestion")
+    return box.text() + box.informativeText() + (view.toPlainText() if view is not None else "")
 
 
 def _close(app: CopilotApp, qtbot: QtBot, box: QMessageBox, button: Any) -> None:
@@ -125,7 +131,7 @@ def test_plan_undo_after_close_reopen_and_restore_matches_by_name(
     assert isinstance(outcome, PlanOutcome)
 
     box = _ask(app, qtbot, outcome.undo_button.click, "plan-undo-after-reload")
-    text = box.text() + box.informativeText()
+    text = _question(box)
     assert "remove node PC3 (matched by name: PC3)" in text, text
     assert "remove node PC4 (matched by name: PC4)" in text, text
     _close(app, qtbot, box, QMessageBox.StandardButton.Cancel)
@@ -136,14 +142,14 @@ def test_plan_undo_after_close_reopen_and_restore_matches_by_name(
     QCoreApplication.installTranslator(translator)
     try:
         box = _ask(app, qtbot, outcome.undo_button.click, "zh-CN-plan-undo-after-reload")
-        text = box.text() + box.informativeText()
+        text = _question(box)
         assert "PC3" in text and "matched by name" not in text, text  # translated, names kept
         _close(app, qtbot, box, QMessageBox.StandardButton.Cancel)
     finally:
         QCoreApplication.removeTranslator(translator)
 
     box = _ask(app, qtbot, outcome.snapshot_button.click, "plan-take-snapshot-question")
-    assert "running nodes stop" in box.text() + box.informativeText()
+    assert "running nodes stop" in _question(box)
     _close(app, qtbot, box, QMessageBox.StandardButton.Cancel)
 
     app.window.resize(360, 720)
