@@ -17,7 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
+from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
+from gns3_copilot_desktop.core.errors import CopilotServiceError
 from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
+from gns3_copilot_desktop.ui.backend import UserDecision
+from gns3_copilot_desktop.ui.remote_backend import RemoteBackend
 from tests.helpers.chat_service import ServeProcess
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.nginx import LocalCa, Nginx, client_max_body_size, make_test_ca, start_nginx
@@ -226,3 +230,62 @@ def test_a_stream_through_nginx_survives_the_other_replica_going(
                 assert listed.status_code == 200
     finally:
         other.start()
+
+
+# --- the dock as a client of the deployment --------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_the_dock_trusts_the_https_service_through_its_ca_file(
+    front: Front, admin: User, project: dict[str, Any]
+) -> None:
+    pid = project["project_id"]
+    trusted = ChatServiceClient(front.nginx.url, lambda: admin.token, ca_file=str(front.ca.ca_pem))
+    try:
+        assert isinstance(await trusted.list_sessions(pid), list)
+    finally:
+        await trusted.aclose()
+    # the system's trusted certificates do not include the test CA: refused, and said so
+    system = ChatServiceClient(front.nginx.url, lambda: admin.token)
+    try:
+        with pytest.raises(CopilotServiceError, match="CERTIFICATE_VERIFY_FAILED"):
+            await system.list_sessions(pid)
+    finally:
+        await system.aclose()
+
+
+@pytest.mark.asyncio
+async def test_always_allow_from_the_dock_is_honoured_by_the_service(
+    front: Front, admin: User, project: dict[str, Any], gns3_server: Gns3Server
+) -> None:
+    pid = project["project_id"]
+    client = ChatServiceClient(front.nginx.url, lambda: admin.token, ca_file=str(front.ca.ca_pem))
+    remote = RemoteBackend(client, pid)
+    try:
+        sid = (await remote.create_session()).session_id
+        make = {"nodes": [{"name": "SW-DOCK1", "template": "Ethernet switch"}]}
+        front.model.push(ScriptedTurn.tool("create_nodes", make, id="call_d1"))
+        chunks = [c async for c in remote.stream_chat("add a switch", sid)]
+        asked = next(c for c in chunks if c.type == "approval_request")
+        assert asked.approvals is not None
+        front.model.push(ScriptedTurn.text("Added."))
+        decision = UserDecision(tool_call_id="call_d1", action="approve", always_allow=True)
+        after = [c async for c in remote.resume(sid, [decision])]
+        assert after[-1].type == "done" and not [c for c in after if c.type == "error"]
+        assert await client.grants(pid) == ["create_nodes"]
+        again = {"nodes": [{"name": "SW-DOCK2", "template": "Ethernet switch"}]}
+        front.model.push(
+            ScriptedTurn.tool("create_nodes", again, id="call_d2"), ScriptedTurn.text("Done.")
+        )
+        chunks = [c async for c in remote.stream_chat("one more", sid)]
+        types = [c.type for c in chunks]
+        assert "approval_request" not in types and "tool_end" in types
+        await client.revoke_grant(pid, "create_nodes")
+        assert await client.grants(pid) == []
+    finally:
+        await client.aclose()
+    async with httpx.AsyncClient() as gns3:
+        nodes = await gns3.get(
+            f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=admin.headers
+        )
+    assert {"SW-DOCK1", "SW-DOCK2"} <= {n["name"] for n in nodes.json()}

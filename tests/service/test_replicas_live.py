@@ -17,6 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
+from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
+from gns3_copilot_desktop.core.protocol import ChatChunk
 from tests.helpers.chat_service import ServeProcess
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.postgres import PostgresServer
@@ -280,3 +283,81 @@ def test_always_allow_is_kept_per_user_and_project_across_replicas(
     )
     assert revoked.status_code == 204
     assert _get(cluster.a.url, "/v3/chat/grants", admin, project_id=pid).json() == []
+
+
+# --- the dock across a restart of the service it talks to ------------------------------------
+
+
+def _restart_later(replica: ServeProcess, delay_s: float) -> threading.Thread:
+    """Start the killed replica again on its port after ``delay_s`` (systemd's Restart=)."""
+
+    def run() -> None:
+        time.sleep(delay_s)  # the dock must find the service down first
+        replica.start()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.asyncio
+async def test_the_dock_keeps_an_approval_across_a_restart_of_its_service(
+    cluster: Cluster, admin: User, project: dict[str, Any], gns3_server: Gns3Server
+) -> None:
+    pid = project["project_id"]
+    replica = cluster.replica()
+    client = ChatServiceClient(replica.url, lambda: admin.token, reconnect_s=60)
+    try:
+        sid = (await client.create_session(pid)).id
+        make = {"nodes": [{"name": "SW-RESTART", "template": "Ethernet switch"}]}
+        cluster.model.push(ScriptedTurn.tool("create_nodes", make, id="call_r1"))
+        chunks = [c async for c in client.stream_chat(pid, sid, "add a switch")]
+        assert any(c.type == "approval_request" for c in chunks)
+        replica.kill()
+        restarter = _restart_later(replica, 1.0)
+        cluster.model.push(ScriptedTurn.text("Added after the restart."))
+        decision = ApprovalDecision(tool_call_id="call_r1", action="approve")
+        after = [c async for c in client.resume(pid, sid, [decision])]
+        restarter.join(60)
+        assert [c.type for c in after if c.type == "error"] == [], after
+        assert any(c.type == "tool_end" and c.status == "ok" for c in after)
+    finally:
+        await client.aclose()
+        replica.stop()
+    async with httpx.AsyncClient() as gns3:
+        nodes = await gns3.get(
+            f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=admin.headers
+        )
+    assert "SW-RESTART" in {n["name"] for n in nodes.json()}
+
+
+@pytest.mark.asyncio
+async def test_a_stream_cut_by_a_restart_ends_clearly_and_the_conversation_is_kept(
+    cluster: Cluster, admin: User, project: dict[str, Any]
+) -> None:
+    pid = project["project_id"]
+    replica = cluster.replica()
+    client = ChatServiceClient(replica.url, lambda: admin.token, reconnect_s=60)
+    try:
+        sid = (await client.create_session(pid)).id
+        cluster.model.push(ScriptedTurn.stalled("Half", stall_after_chunks=2))
+        seen: list[ChatChunk] = []
+        restarter: threading.Thread | None = None
+        async for chunk in client.stream_chat(pid, sid, "cut me"):
+            seen.append(chunk)
+            if chunk.type == "content" and restarter is None:
+                replica.kill()
+                restarter = _restart_later(replica, 1.0)
+        cluster.model.release_stall()
+        assert restarter is not None
+        restarter.join(60)
+        assert [c.type for c in seen][-2:] == ["error", "done"]
+        assert "kept on the service" in (seen[-2].error or "")
+        history = await client.history(pid, sid)
+        assert [m.content for m in history if m.role == "user"] == ["cut me"]
+        cluster.model.push(ScriptedTurn.text("Still here."))
+        again = [c async for c in client.stream_chat(pid, sid, "still there?")]
+        assert [c.type for c in again if c.type == "error"] == []
+    finally:
+        await client.aclose()
+        replica.stop()
