@@ -34,6 +34,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -88,6 +89,7 @@ MAX_ID_CHARS = 100
 MAX_DECISIONS = 100
 MAX_REASON_CHARS = 2_000
 MAX_TOOL_NAME_CHARS = 100
+MAX_SEEN_PROJECTS = 4096
 BUSY_TEXT = (
     "A turn is already running in this conversation (through {holder}). Wait for it to finish, "
     "or start a new conversation; nothing was sent."
@@ -212,6 +214,7 @@ class ChatService:
         self._manager = ProjectAgentManager(self._open_service, idle_close_s=config.idle_close_s)
         self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._seen_projects: dict[tuple[str, str], float] = {}
         self.replica = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         """This service process, as its turn claims name it."""
 
@@ -262,11 +265,23 @@ class ChatService:
     async def project(self, caller: Caller, project_id: str) -> AsyncIterator[AgentService]:
         """The project's agent service, once GNS3 confirms the caller sees the project; it is
         not closed as idle while the request uses it."""
-        async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
-            await client.get_project(project_id)
+        await self._check_project(caller, project_id)
         service = await self._manager.get(project_id)
         with self._manager.hold(project_id):
             yield service
+
+    async def _check_project(self, caller: Caller, project_id: str) -> None:
+        """GNS3 lets the caller see the project; a yes is kept as long as the login itself
+        (`auth.CACHE_TTL_S`), so a stream of requests does not ask GNS3 each time."""
+        key = (caller.token_key, project_id)
+        now = time.monotonic()
+        if self._seen_projects.get(key, 0.0) > now:
+            return
+        async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
+            await client.get_project(project_id)
+        if len(self._seen_projects) >= MAX_SEEN_PROJECTS:
+            self._seen_projects = {k: v for k, v in self._seen_projects.items() if v > now}
+        self._seen_projects[key] = now + self.auth.ttl_s
 
     async def owned_session(self, caller: Caller, project_id: str, session_id: str) -> None:
         if not await self.owners.owns(project_id, session_id, caller.user_id):
