@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import secrets
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -55,7 +56,14 @@ CPU_TARGET_S = 0.030
 # --- the scripted model, in its own process ---------------------------------------------------
 
 
-def _answer(_request: RecordedRequest) -> ScriptedTurn:
+def _answer(request: RecordedRequest) -> ScriptedTurn:
+    """The answer; a user's "add switch NAME" (``--scale``'s class) asks for the change first."""
+    last = request.messages[-1] if request.messages else {}
+    text = request.last_user_text
+    if last.get("role") == "user" and text.startswith("add switch ") and "tools" in request.body:
+        name = text.removeprefix("add switch ").strip()
+        nodes = {"nodes": [{"name": name, "template": "Ethernet switch"}]}
+        return ScriptedTurn.tool("create_nodes", nodes, id=f"call_{name}")
     return ScriptedTurn.text(ANSWER, chunks=10)
 
 
@@ -376,12 +384,17 @@ async def drive_model(model: ModelProcess, users: int, seconds: float) -> Tally:
 
 
 async def drive_service(
-    service: str, users: list[User], project_id: str, seconds: float
+    service: str,
+    users: list[User],
+    project_id: str,
+    seconds: float,
+    *,
+    verify: ssl.SSLContext | bool = True,
 ) -> tuple[Tally, float]:
     """Every user streaming turns for ``seconds``; the tally and the wall time of the run."""
     tally = Tally()
     limits = httpx.Limits(max_connections=len(users) + 5, max_keepalive_connections=len(users) + 5)
-    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, limits=limits, verify=verify) as client:
         started = time.perf_counter()
         deadline = time.monotonic() + seconds
         await asyncio.gather(
@@ -442,7 +455,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--profile", type=Path, help="run the service under cProfile and write its profile here"
     )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="replicas on PostgreSQL behind nginx: 1 vs 2 replicas, then a class run with one "
+        "replica killed and restarted halfway (bench/service_scale.py)",
+    )
+    parser.add_argument(
+        "--class-users", type=int, default=200, help="GNS3 users of the --scale class run"
+    )
     args = parser.parse_args(argv)
+    if args.scale and not 1 <= args.class_users <= 400:
+        parser.error("--class-users must be 1..400")
     if not 1 <= args.users <= 100 or not 1 <= args.seconds <= 600:
         parser.error("--users must be 1..100 and --seconds 1..600 (the run is bounded)")
     return args
@@ -451,6 +475,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the load and print the figures against the targets."""
     args = parse_args(sys.argv[2:] if argv is None else argv)
+    if args.scale:
+        from bench.service_scale import run
+
+        run(args)
+        return
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
         folder = Path(tmp)
         gns3_process, gns3 = start_server(folder / "gns3")
