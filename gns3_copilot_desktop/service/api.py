@@ -215,6 +215,7 @@ class ChatService:
         self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._seen_projects: dict[tuple[str, str], float] = {}
+        self._owned: set[tuple[str, str, str]] = set()
         self.replica = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         """This service process, as its turn claims name it."""
 
@@ -270,6 +271,10 @@ class ChatService:
         with self._manager.hold(project_id):
             yield service
 
+    def forget_session(self, project_id: str, session_id: str) -> None:
+        """A deleted session's owner is no longer known here."""
+        self._owned = {k for k in self._owned if k[:2] != (project_id, session_id)}
+
     async def _check_project(self, caller: Caller, project_id: str) -> None:
         """GNS3 lets the caller see the project; a yes is kept as long as the login itself
         (`auth.CACHE_TTL_S`), so a stream of requests does not ask GNS3 each time."""
@@ -284,8 +289,16 @@ class ChatService:
         self._seen_projects[key] = now + self.auth.ttl_s
 
     async def owned_session(self, caller: Caller, project_id: str, session_id: str) -> None:
+        """404 unless the caller owns the session. A session never changes owner, so a yes is
+        kept (a session deleted since is then not found by its store)."""
+        key = (project_id, session_id, caller.user_id)
+        if key in self._owned:
+            return
         if not await self.owners.owns(project_id, session_id, caller.user_id):
             raise HttpError(404, f"No session {session_id} in project {project_id}.")
+        if len(self._owned) >= MAX_SEEN_PROJECTS:
+            self._owned.clear()
+        self._owned.add(key)
 
     async def context(
         self, caller: Caller, project_id: str, temperature: float | None
@@ -596,6 +609,7 @@ async def delete_session(request: Request) -> Response:
         await chat.abort(project_id, session_id)
         await agent.delete_session(session_id)
         await chat.owners.remove(project_id, session_id)
+        chat.forget_session(project_id, session_id)
         return Response(status_code=204)
 
 
