@@ -160,6 +160,18 @@ class PostgresServiceState:
     async def claim(self, project_id: str, session_id: str, holder: str) -> str | None:
         """Claim the session for a turn of ``holder``; None when claimed, else who holds it."""
         now = time.time()
+        values = (project_id, session_id, holder, socket.gethostname(), os.getpid())
+        # one round trip when the session is free (no claim, or one whose lease ran out)
+        taken = await self._rows(
+            "start the turn",
+            "INSERT INTO copilot_service_turns AS t VALUES (%s, %s, %s, %s, %s, %s, FALSE)"
+            " ON CONFLICT (project_id, session_id) DO UPDATE SET holder = EXCLUDED.holder,"
+            " host = EXCLUDED.host, pid = EXCLUDED.pid, expires = EXCLUDED.expires, stop = FALSE"
+            " WHERE t.expires < %s RETURNING holder",
+            (*values, now + CLAIM_LEASE_S, now),
+        )
+        if taken:
+            return None
         try:
             async with self._pool.connection() as conn, conn.transaction():
                 row = await (
@@ -170,22 +182,15 @@ class PostgresServiceState:
                     )
                 ).fetchone()
                 if row is not None:
-                    values = (row["holder"], row["host"], row["pid"], row["expires"])
-                    if not lease_is_free(values, holder, now):
+                    held = (row["holder"], row["host"], row["pid"], row["expires"])
+                    if not lease_is_free(held, holder, now):
                         return f"{row['host']} (process {row['pid']})"
                 await conn.execute(
                     "INSERT INTO copilot_service_turns VALUES (%s, %s, %s, %s, %s, %s, FALSE)"
                     " ON CONFLICT (project_id, session_id) DO UPDATE SET holder = EXCLUDED.holder,"
                     " host = EXCLUDED.host, pid = EXCLUDED.pid, expires = EXCLUDED.expires,"
                     " stop = FALSE",
-                    (
-                        project_id,
-                        session_id,
-                        holder,
-                        socket.gethostname(),
-                        os.getpid(),
-                        now + CLAIM_LEASE_S,
-                    ),
+                    (*values, now + CLAIM_LEASE_S),
                 )
         except Exception as exc:
             raise _db_error("start the turn", exc) from exc
