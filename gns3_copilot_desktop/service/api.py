@@ -362,13 +362,17 @@ class ChatService:
                 raise
             finally:
                 # the claim goes before the stream ends: a message sent right after the answer
-                # (through any replica) finds the session free
+                # (through any replica) finds the session free, even when a Stop cancels this
+                # task again while it closes
                 keeper.cancel()
+                release = asyncio.ensure_future(self._release(key, holder))
                 try:
                     await context.client.aclose()
-                    await asyncio.shield(self._release(key, holder))
                 finally:
-                    queue.put_nowait(None)
+                    try:
+                        await _finish(release)
+                    finally:
+                        queue.put_nowait(None)
 
         task = asyncio.create_task(produce(), name=f"chat-{session_id}")
         self._running[key] = task
@@ -406,6 +410,18 @@ class ChatService:
                 break
             await asyncio.sleep(0.1)
         return True
+
+
+async def _finish(work: asyncio.Future[None]) -> None:
+    """Wait until ``work`` is done even if cancelled meanwhile; the cancel is raised after."""
+    cancelled = False
+    while not work.done():
+        try:
+            await asyncio.shield(work)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 # --- routes --------------------------------------------------------------------------------------
