@@ -26,6 +26,8 @@ import json
 import multiprocessing
 import os
 import secrets
+import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -46,13 +48,22 @@ ANSWER = ("OSPF is up between R1 and R2 on Gi0/0; the routes are in the table. "
 REQUEST_TIMEOUT_S = 60.0
 START_TIMEOUT_S = 60.0
 BASELINE_SHARE = 0.25
+CPU_TARGET_S = 0.030
+"""The service's own CPU per turn (the model double's is in its own process, not counted)."""
 """Part of ``--seconds`` spent measuring the model directly (at least 5 s)."""
 
 
 # --- the scripted model, in its own process ---------------------------------------------------
 
 
-def _answer(_request: RecordedRequest) -> ScriptedTurn:
+def _answer(request: RecordedRequest) -> ScriptedTurn:
+    """The answer; a user's "add switch NAME" (``--scale``'s class) asks for the change first."""
+    last = request.messages[-1] if request.messages else {}
+    text = request.last_user_text
+    if last.get("role") == "user" and text.startswith("add switch ") and "tools" in request.body:
+        name = text.removeprefix("add switch ").strip()
+        nodes = {"nodes": [{"name": name, "template": "Ethernet switch"}]}
+        return ScriptedTurn.tool("create_nodes", nodes, id=f"call_{name}")
     return ScriptedTurn.text(ANSWER, chunks=10)
 
 
@@ -84,16 +95,41 @@ class ModelProcess:
 
 # --- the service, as the real command ---------------------------------------------------------
 
+_PROFILED = """
+import cProfile, runpy
+profile = cProfile.Profile()
+profile.enable()
+try:
+    runpy.run_module("gns3_copilot_desktop", run_name="__main__", alter_sys=True)
+except (SystemExit, KeyboardInterrupt):
+    pass
+finally:
+    profile.disable()
+    profile.dump_stats({path!r})
+"""
+
 
 class ServiceProcess:
     """``python -m gns3_copilot_desktop serve`` on a free loopback port."""
 
     def __init__(
-        self, gns3: Gns3Server, model: ModelProcess, folder: Path, database: str = "sqlite"
+        self,
+        gns3: Gns3Server,
+        model: ModelProcess,
+        folder: Path,
+        database: str = "sqlite",
+        *,
+        port: int | None = None,
+        profile: Path | None = None,
     ) -> None:
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = folder / "service.log"
+        self.log_path = folder / f"service-{self.port}.log"
+        self._start_args = (gns3, model, folder, database, profile)
+        self._launch()
+
+    def _launch(self) -> None:
+        gns3, model, folder, database, profile = self._start_args
         env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GNS3_COPILOT"))}
         env.update(
             HOME=str(folder / "home"),
@@ -101,23 +137,29 @@ class ServiceProcess:
             OPENAI_BASE_URL=model.base_url,
             NO_PROXY="127.0.0.1,localhost",
         )
+        # uvicorn ends by raising the signal it got again: stopped with SIGINT (a KeyboardInterrupt)
+        # the profile is still written, which `python -m cProfile` does not do
+        runner = (
+            ["-c", _PROFILED.format(path=str(profile))]
+            if profile is not None
+            else ["-m", "gns3_copilot_desktop"]
+        )
         command = [
             sys.executable,
-            "-m",
-            "gns3_copilot_desktop",
+            *runner,
             "serve",
             "--gns3-server",
             gns3.base_url,
             "--port",
             str(self.port),
             "--data-dir",
-            str(folder / "data"),
+            str(folder / f"data-{self.port}"),
             "--model",
             "openai:gpt-4o-mini",
             "--database",
             database,
         ]
-        with self.log_path.open("wb") as log:
+        with self.log_path.open("ab") as log:
             self._process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
             )
@@ -135,9 +177,29 @@ class ServiceProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    def cpu_s(self) -> float:
+        """The process's CPU time so far (user + system), from /proc."""
+        fields = Path(f"/proc/{self._process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash."""
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait(10)
+
+    def restart(self) -> None:
+        """Start again on the same port (systemd's Restart=)."""
+        self._launch()
+
     def stop(self) -> None:
         if self._process.poll() is None:
-            self._process.terminate()
+            profiled = self._start_args[4] is not None
+            self._process.send_signal(signal.SIGINT if profiled else signal.SIGTERM)
             try:
                 self._process.wait(15)
             except subprocess.TimeoutExpired:
@@ -322,12 +384,17 @@ async def drive_model(model: ModelProcess, users: int, seconds: float) -> Tally:
 
 
 async def drive_service(
-    service: str, users: list[User], project_id: str, seconds: float
+    service: str,
+    users: list[User],
+    project_id: str,
+    seconds: float,
+    *,
+    verify: ssl.SSLContext | bool = True,
 ) -> tuple[Tally, float]:
     """Every user streaming turns for ``seconds``; the tally and the wall time of the run."""
     tally = Tally()
     limits = httpx.Limits(max_connections=len(users) + 5, max_keepalive_connections=len(users) + 5)
-    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, limits=limits, verify=verify) as client:
         started = time.perf_counter()
         deadline = time.monotonic() + seconds
         await asyncio.gather(
@@ -385,7 +452,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default="sqlite",
         help="the service's store: SQLite files, or a real PostgreSQL started for the run",
     )
+    parser.add_argument(
+        "--profile", type=Path, help="run the service under cProfile and write its profile here"
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="replicas on PostgreSQL behind nginx: 1 vs 2 replicas, then a class run with one "
+        "replica killed and restarted halfway (bench/service_scale.py)",
+    )
+    parser.add_argument(
+        "--class-users", type=int, default=200, help="GNS3 users of the --scale class run"
+    )
     args = parser.parse_args(argv)
+    if args.scale and not 1 <= args.class_users <= 400:
+        parser.error("--class-users must be 1..400")
     if not 1 <= args.users <= 100 or not 1 <= args.seconds <= 600:
         parser.error("--users must be 1..100 and --seconds 1..600 (the run is bounded)")
     return args
@@ -394,6 +475,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the load and print the figures against the targets."""
     args = parse_args(sys.argv[2:] if argv is None else argv)
+    if args.scale:
+        from bench.service_scale import run
+
+        run(args)
+        return
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
         folder = Path(tmp)
         gns3_process, gns3 = start_server(folder / "gns3")
@@ -405,8 +491,10 @@ def main(argv: list[str] | None = None) -> None:
             baseline_s = max(5.0, args.seconds * BASELINE_SHARE)
             baseline = asyncio.run(drive_model(model, args.users, baseline_s))
             database = postgres.dsn if postgres is not None else "sqlite"
-            service = ServiceProcess(gns3, model, folder, database)
+            service = ServiceProcess(gns3, model, folder, database, profile=args.profile)
+            cpu_before = service.cpu_s()
             tally, wall = asyncio.run(drive_service(service.url, users, project_id, args.seconds))
+            cpu_per_turn = (service.cpu_s() - cpu_before) / max(1, len(tally.turn_s))
             expected, missing = asyncio.run(lost_messages(service.url, project_id, tally))
             log_errors = [line for line in service.log().splitlines() if "ERROR" in line]
         finally:
@@ -416,7 +504,10 @@ def main(argv: list[str] | None = None) -> None:
             stop_server(gns3_process)
             if postgres is not None:
                 postgres.stop()
-    _report(args, setup_s, baseline, tally, wall, expected, missing, log_errors, model_errors)
+    _report(
+        args, setup_s, baseline, tally, wall, expected, missing, log_errors, model_errors,
+        cpu_per_turn,
+    )  # fmt: skip
 
 
 def _report(
@@ -429,6 +520,7 @@ def _report(
     missing: int,
     log_errors: list[str],
     model_errors: list[str],
+    cpu_per_turn: float,
 ) -> None:
     turns = len(tally.turn_s)
     who = (
@@ -463,6 +555,12 @@ def _report(
         ),
         ("turns completed", f"{turns}", "", turns > 0),
         ("turns per second", f"{turns / wall:.2f}", "", True),
+        (
+            "service CPU per turn",
+            f"{cpu_per_turn * 1e3:.1f} ms",
+            "<= 30",
+            cpu_per_turn <= CPU_TARGET_S,
+        ),
         ("errors (clients, service log, model)", f"{errors}", "0", errors == 0),
         ("transcript messages checked", f"{expected}", "", True),
         ("messages lost or wrong", f"{missing}", "0", missing == 0 and expected == 2 * turns),
@@ -483,6 +581,7 @@ def _report(
             "p99": round(model_p99 * 1e3, 1),
         },
         "turns_per_s": round(turns / wall, 2),
+        "service_cpu_ms_per_turn": round(cpu_per_turn * 1e3, 1),
         "errors": errors,
         "messages_lost": missing,
     }

@@ -14,6 +14,12 @@ message in that session is not refused as "already running".
 
 Other calls raise the project's errors: 401 `Gns3AuthError`, 403 `Gns3PermissionError`, 404
 `SessionNotFoundError`, anything else `CopilotServiceError`.
+
+HTTPS is checked against the system's trusted certificates, or a CA file the user chose (a
+school's own CA). A service that restarts (a replica behind a proxy) is waited for a short while:
+a refused connection is tried again (nothing was sent), and a stream cut mid-turn asks the
+service, once it answers again, what the turn left: calls waiting for approval come back as their
+card, so the turn's outcome is not lost with the connection.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import contextlib
 import json
 import logging
 import re
+import ssl
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -58,6 +65,13 @@ EARLY_END_TEXT = "The copilot service ended the answer before it was complete."
 UNREADABLE_TEXT = "The copilot service sent something that is not a chat event."
 UNREACHABLE_TEXT = "The copilot service at {url} cannot be reached: {reason}"
 TOO_LARGE_TEXT = "The copilot service sent an event larger than the dock accepts."
+CA_FILE_TEXT = "The CA file {path} for the copilot service cannot be used: {reason}"
+RECOVERED_TEXT = (
+    "The connection to the copilot service was lost mid-answer ({reason}); the conversation so far "
+    "is kept on the service."
+)
+RECONNECT_S = 15.0
+"""How long a service that refuses connections (a replica restarting) is tried again."""
 MAX_LINE_CHARS = 16 * 1024 * 1024
 """Longest line of a stream: a service that never ends a line cannot fill the dock's memory."""
 
@@ -78,14 +92,27 @@ class ChatServiceClient:
         *,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        ca_file: str | None = None,
+        reconnect_s: float = RECONNECT_S,
     ) -> None:
+        """``ca_file``: a PEM file of the CA that signed the service's certificate (None: the
+        system's trusted certificates); a file that cannot be used makes every request fail
+        with `CopilotServiceError` saying so (nothing is sent with a weaker check)."""
         self.base_url = base_url.strip().rstrip("/")
         self._token = token
+        self._reconnect_s = reconnect_s
+        self._tls_problem: CopilotServiceError | None = None
+        try:
+            verify = tls_context(ca_file)
+        except CopilotServiceError as exc:
+            self._tls_problem = exc
+            verify = ssl.create_default_context()
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
             transport=transport,
             headers={"Accept": "application/json"},
+            verify=verify,
         )
 
     async def aclose(self) -> None:
@@ -102,12 +129,22 @@ class ChatServiceClient:
         return self._stream(f"{PREFIX}/stream", body, project_id, session_id)
 
     def resume(
-        self, project_id: str, session_id: str, decisions: list[ApprovalDecision]
+        self,
+        project_id: str,
+        session_id: str,
+        decisions: list[ApprovalDecision],
+        always_allow: frozenset[str] = frozenset(),
     ) -> AsyncGenerator[ChatChunk, None]:
-        """Continue the session's paused turn with the user's decisions."""
+        """Continue the session's paused turn with the user's decisions; the approved calls in
+        ``always_allow`` (call ids) ask the service to run their tool without asking this user
+        in this project from now on."""
         body = {
             "project_id": project_id,
-            "decisions": [d.model_dump(mode="json", exclude_none=True) for d in decisions],
+            "decisions": [
+                d.model_dump(mode="json", exclude_none=True)
+                | ({"always_allow": True} if d.tool_call_id in always_allow else {})
+                for d in decisions
+            ],
         }
         return self._stream(f"{PREFIX}/sessions/{session_id}/resume", body, project_id, session_id)
 
@@ -129,6 +166,11 @@ class ChatServiceClient:
             try:
                 async with contextlib.aclosing(self._events(response, session_id)) as events:
                     async for chunk in events:
+                        if chunk.error_kind == "lost":
+                            async for recovered in self._recover(project_id, chunk):
+                                yield recovered
+                            finished = True
+                            return
                         finished = finished or chunk.type == "done"
                         yield chunk
             finally:
@@ -152,6 +194,7 @@ class ChatServiceClient:
         httpx's line iterator half-read would leave it to the garbage collector to close.
         """
         failure: str | None = None
+        kind = ""
         seen_done = False
         try:
             async for data in sse_data(sse_lines(response.aiter_text())):
@@ -164,10 +207,14 @@ class ChatServiceClient:
                 yield chunk
                 seen_done = chunk.type == "done"
         except httpx.TransportError as exc:
-            failure = LOST_TEXT.format(reason=_reason(exc))
+            failure = _reason(exc)
+            kind = "lost"
         except EventTooLargeError:
             failure = TOO_LARGE_TEXT
         if seen_done:
+            return
+        if kind == "lost":  # the caller asks the service what the turn left
+            yield ChatChunk(type="error", error=failure, error_kind="lost", session_id=session_id)
             return
         yield ChatChunk(
             type="error",
@@ -175,6 +222,23 @@ class ChatServiceClient:
             error_kind="CopilotServiceError",
             session_id=session_id,
         )
+        yield ChatChunk(type="done", session_id=session_id)
+
+    async def _recover(self, project_id: str, lost: ChatChunk) -> AsyncGenerator[ChatChunk, None]:
+        """After a stream cut mid-turn: once the service answers again (the replica restarted,
+        or another one behind the proxy), the calls the turn left waiting for approval come back
+        as their card; the cut is said in any case."""
+        session_id = lost.session_id or ""
+        yield ChatChunk(
+            type="error",
+            error=RECOVERED_TEXT.format(reason=lost.error),
+            error_kind="CopilotServiceError",
+            session_id=session_id,
+        )
+        with contextlib.suppress(CopilotError):
+            pending = await self.pending_approvals(project_id, session_id)
+            if pending:
+                yield ChatChunk(type="approval_request", approvals=pending, session_id=session_id)
         yield ChatChunk(type="done", session_id=session_id)
 
     async def abort(self, project_id: str, session_id: str) -> bool:
@@ -263,6 +327,17 @@ class ChatServiceClient:
             "DELETE", f"{PREFIX}/sessions/{session_id}", params={"project_id": project_id}
         )
 
+    async def grants(self, project_id: str) -> list[str]:
+        """The tools this user lets run without asking in the project, kept on the service."""
+        answer = await self._json("GET", f"{PREFIX}/grants", params={"project_id": project_id})
+        return [str(tool) for tool in _list(answer)]
+
+    async def revoke_grant(self, project_id: str, tool_name: str) -> None:
+        """Ask again before each call of ``tool_name`` in the project."""
+        await self._json(
+            "DELETE", f"{PREFIX}/grants/{tool_name}", params={"project_id": project_id}
+        )
+
     async def search(self, project_id: str, query: str) -> list[SessionSearchHit]:
         """The caller's sessions whose title or messages match `query`."""
         from gns3_copilot_desktop.core.sessions.models import SessionSearchHit
@@ -288,13 +363,30 @@ class ChatServiceClient:
             raise CopilotServiceError(UNREADABLE_TEXT, status_code=response.status_code) from exc
 
     async def _send(self, request: httpx.Request, *, stream: bool) -> httpx.Response:
-        """Send; a non-2xx answer is raised as the project's error (the response is closed)."""
-        try:
-            response = await self._http.send(request, stream=stream)
-        except httpx.TransportError as exc:
-            raise CopilotServiceError(
-                UNREACHABLE_TEXT.format(url=self.base_url, reason=_reason(exc))
-            ) from exc
+        """Send; a non-2xx answer is raised as the project's error (the response is closed).
+
+        A refused connection (a service restarting) is tried again for `RECONNECT_S`: nothing
+        was sent, so no request runs twice."""
+        if self._tls_problem is not None:
+            raise self._tls_problem
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._reconnect_s
+        delay = 0.1
+        while True:
+            try:
+                response = await self._http.send(request, stream=stream)
+                break
+            except httpx.ConnectError as exc:
+                if _is_tls(exc) or loop.time() + delay > deadline:
+                    raise CopilotServiceError(
+                        UNREACHABLE_TEXT.format(url=self.base_url, reason=_reason(exc))
+                    ) from exc
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            except httpx.TransportError as exc:
+                raise CopilotServiceError(
+                    UNREACHABLE_TEXT.format(url=self.base_url, reason=_reason(exc))
+                ) from exc
         if response.is_success:
             return response
         try:
@@ -309,6 +401,27 @@ class ChatServiceClient:
 
 
 # --- the wire ---------------------------------------------------------------------------------
+
+
+def _is_tls(exc: BaseException) -> bool:
+    """Whether a connection failed on its certificate (trying again cannot help)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """Certificates checked against ``ca_file`` when given, else the system's trusted ones."""
+    if not ca_file:
+        return ssl.create_default_context()
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CopilotServiceError(CA_FILE_TEXT.format(path=ca_file, reason=reason)) from exc
 
 
 class EventTooLargeError(Exception):

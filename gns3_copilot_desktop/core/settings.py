@@ -220,6 +220,9 @@ class Settings(_NoSecrets):
     copilot_service_url: str | None = None
     """Where the agent runs: None on this computer, else the http(s) URL of a copilot service
     (``gns3-copilot serve``) that the dock uses with the user's GNS3 login."""
+    copilot_service_ca_file: str | None = None
+    """A PEM file of the CA that signed an HTTPS copilot service's certificate (a school's own
+    CA); None: the system's trusted certificates."""
     device_refused_patterns: list[str] = Field(
         default_factory=list,
         description="Regular expressions of device commands never sent (added to the built-in "

@@ -15,11 +15,17 @@ and, under the same prefix, what the desktop needs and the design lacks::
     GET    /v3/chat/sessions/{session_id}/undone?project_id=...   changes already undone
     POST   /v3/chat/sessions/{session_id}/undone      {"project_id", "tool_call_id"}
     POST   /v3/chat/sessions/{session_id}/abort?project_id=...
+    GET    /v3/chat/grants?project_id=...             the caller's "Always allow" tools there
+    DELETE /v3/chat/grants/{tool_name}?project_id=...
     PATCH  /v3/chat/sessions/{session_id}             {"project_id", "title"?, "pinned"?}
     GET    /v3/chat/search?project_id=...&q=...
 
 Every request carries the caller's GNS3 login (`auth`); a session belongs to the user who created
-it, and is 404 for anyone else. Events are ``data: {json}\\n\\n`` with unset fields left out and
+it, and is 404 for anyone else. With a PostgreSQL database every piece of the service's state
+(owners, grants, turn claims) is in that database, so several service processes behind a proxy
+serve any request: a turn running through one is refused (409) through another.
+
+Events are ``data: {json}\\n\\n`` with unset fields left out and
 non-ASCII text kept as it is. A client that disconnects stops its turn, as Stop does in the dock.
 """
 
@@ -28,6 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -63,9 +72,10 @@ from gns3_copilot_desktop.core.errors import (
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from gns3_copilot_desktop.core.sessions import resolve_db_path
+from gns3_copilot_desktop.core.sessions.pg_service import CLAIM_RENEW_S, PostgresServiceState
 from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore, is_postgres_url
 from gns3_copilot_desktop.service.auth import Authenticator, Caller, NotAuthenticatedError
-from gns3_copilot_desktop.service.owners import SessionOwners
+from gns3_copilot_desktop.service.owners import ServiceState, SessionOwners
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +90,12 @@ MAX_QUERY_CHARS = 500
 MAX_ID_CHARS = 100
 MAX_DECISIONS = 100
 MAX_REASON_CHARS = 2_000
+MAX_TOOL_NAME_CHARS = 100
+MAX_SEEN_PROJECTS = 4096
+BUSY_TEXT = (
+    "A turn is already running in this conversation (through {holder}). Wait for it to finish, "
+    "or start a new conversation; nothing was sent."
+)
 DEFAULT_IDLE_CLOSE_S = 15 * 60.0
 """A project nobody has used for this long has its database and thread closed."""
 
@@ -108,6 +124,13 @@ class BoundedDecision(ApprovalDecision):
 
     tool_call_id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
     reason: str | None = Field(default=None, max_length=MAX_REASON_CHARS)
+    always_allow: bool = False
+    """With ``approve``: later calls of this tool in this project run without asking this user
+    (kept on the service, per user and project)."""
+
+    def core(self) -> ApprovalDecision:
+        """The decision as the agent takes it."""
+        return ApprovalDecision.model_validate(self.model_dump(exclude={"always_allow"}))
 
 
 # --- request bodies ------------------------------------------------------------------------------
@@ -198,18 +221,25 @@ class ChatService:
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self.auth = Authenticator(config.gns3_url)
-        self._owners: SessionOwners | None = None
+        self._owners: ServiceState | None = None
         self._manager = ProjectAgentManager(self._open_service, idle_close_s=config.idle_close_s)
         self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._seen_projects: dict[tuple[str, str], float] = {}
+        self._owned: set[tuple[str, str, str]] = set()
+        self.replica = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        """This service process, as its turn claims name it."""
 
     @property
-    def owners(self) -> SessionOwners:
+    def owners(self) -> ServiceState:
         assert self._owners is not None, "the service is not started"
         return self._owners
 
     async def start(self) -> None:
-        self._owners = await SessionOwners.open(self.config.data_dir)
+        if is_postgres_url(self.config.database):
+            self._owners = await PostgresServiceState.open(self.config.database)
+        else:
+            self._owners = await SessionOwners.open(self.config.data_dir)
 
     async def close(self) -> None:
         for task in list(self._running.values()):
@@ -247,17 +277,43 @@ class ChatService:
     async def project(self, caller: Caller, project_id: str) -> AsyncIterator[AgentService]:
         """The project's agent service, once GNS3 confirms the caller sees the project; it is
         not closed as idle while the request uses it."""
-        async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
-            await client.get_project(project_id)
+        await self._check_project(caller, project_id)
         service = await self._manager.get(project_id)
         with self._manager.hold(project_id):
             yield service
 
+    def forget_session(self, project_id: str, session_id: str) -> None:
+        """A deleted session's owner is no longer known here."""
+        self._owned = {k for k in self._owned if k[:2] != (project_id, session_id)}
+
+    async def _check_project(self, caller: Caller, project_id: str) -> None:
+        """GNS3 lets the caller see the project; a yes is kept as long as the login itself
+        (`auth.CACHE_TTL_S`), so a stream of requests does not ask GNS3 each time."""
+        key = (caller.token_key, project_id)
+        now = time.monotonic()
+        if self._seen_projects.get(key, 0.0) > now:
+            return
+        async with Gns3Client(self.config.gns3_url, token=caller.token) as client:
+            await client.get_project(project_id)
+        if len(self._seen_projects) >= MAX_SEEN_PROJECTS:
+            self._seen_projects = {k: v for k, v in self._seen_projects.items() if v > now}
+        self._seen_projects[key] = now + self.auth.ttl_s
+
     async def owned_session(self, caller: Caller, project_id: str, session_id: str) -> None:
+        """404 unless the caller owns the session. A session never changes owner, so a yes is
+        kept (a session deleted since is then not found by its store)."""
+        key = (project_id, session_id, caller.user_id)
+        if key in self._owned:
+            return
         if not await self.owners.owns(project_id, session_id, caller.user_id):
             raise HttpError(404, f"No session {session_id} in project {project_id}.")
+        if len(self._owned) >= MAX_SEEN_PROJECTS:
+            self._owned.clear()
+        self._owned.add(key)
 
-    def context(self, caller: Caller, project_id: str, temperature: float | None) -> RunContext:
+    async def context(
+        self, caller: Caller, project_id: str, temperature: float | None
+    ) -> RunContext:
         return RunContext(
             client=Gns3Client(self.config.gns3_url, token=caller.token),
             project_id=project_id,
@@ -266,17 +322,44 @@ class ChatService:
             limits=limits_for(
                 self.config.llm, heartbeat_interval_s=self.config.heartbeat_interval_s
             ),
+            always_allow=await self.owners.grants(caller.user_id, project_id),
         )
 
+    async def claim(self, key: tuple[str, str]) -> str:
+        """Claim the session for a turn through this process, or refuse with 409: a turn runs
+        in it through this or another service process (its claim is in the database)."""
+        if key in self._running and not self._running[key].done():
+            raise HttpError(409, BUSY_TEXT.format(holder="this service"))
+        holder = f"{self.replica}:{uuid.uuid4().hex[:8]}"
+        other = await self.owners.claim(key[0], key[1], holder)
+        if other is not None:
+            raise HttpError(409, BUSY_TEXT.format(holder=other))
+        return holder
+
     async def events(
-        self, key: tuple[str, str], context: RunContext, chunks: AsyncIterator[ChatChunk]
+        self,
+        key: tuple[str, str],
+        holder: str,
+        context: RunContext,
+        chunks: AsyncIterator[ChatChunk],
     ) -> AsyncIterator[bytes]:
-        """The turn's chunks as Server-Sent Events. The turn runs in a task of its own, so an
-        abort from another request can stop it; a client that leaves stops it too."""
+        """The turn's chunks as Server-Sent Events, under the claim `claim` made. The turn runs
+        in a task of its own, so an abort from another request (through any service process)
+        can stop it; a client that leaves stops it too."""
         queue: asyncio.Queue[ChatChunk | None] = asyncio.Queue()
         session_id = key[1]
 
+        async def keep_claim(turn: asyncio.Task[None]) -> None:
+            while not turn.done():
+                await asyncio.sleep(CLAIM_RENEW_S)
+                try:
+                    if await self.owners.renew(key[0], key[1], holder):
+                        turn.cancel()  # a Stop sent through another service process
+                except CopilotError:
+                    log.warning("could not renew the turn's claim", exc_info=True)
+
         async def produce() -> None:
+            keeper = asyncio.create_task(keep_claim(task), name=f"claim-{session_id}")
             try:
                 with self._manager.hold(key[0]):
                     async for chunk in chunks:
@@ -289,11 +372,19 @@ class ChatService:
                 queue.put_nowait(ChatChunk(type="done", session_id=session_id))
                 raise
             finally:
-                queue.put_nowait(None)
-                await context.client.aclose()
+                # the claim goes before the stream ends: a message sent right after the answer
+                # (through any replica) finds the session free, even when a Stop cancels this
+                # task again while it closes
+                keeper.cancel()
+                release = asyncio.ensure_future(self._release(key, holder))
+                try:
+                    await context.client.aclose()
+                finally:
+                    try:
+                        await _finish(release)
+                    finally:
+                        queue.put_nowait(None)
 
-        if key in self._running and not self._running[key].done():
-            raise HttpError(409, "A turn is already running in this session.")
         task = asyncio.create_task(produce(), name=f"chat-{session_id}")
         self._running[key] = task
         try:
@@ -307,15 +398,41 @@ class ChatService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    async def _release(self, key: tuple[str, str], holder: str) -> None:
+        try:
+            await self.owners.release(key[0], key[1], holder)
+        except CopilotError:  # the claim runs out on its own
+            log.warning("could not release the turn's claim", exc_info=True)
+
     async def abort(self, project_id: str, session_id: str) -> bool:
-        """Stop the session's running turn and wait until it has ended, so a message sent right
-        after the answer is not refused as "already running"."""
+        """Stop the session's running turn (through this or another service process) and wait
+        until it has ended, so a message sent right after the answer is not refused as
+        "already running"."""
         task = self._running.get((project_id, session_id))
-        if task is None or task.done():
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=ABORT_WAIT_S)
+            return True
+        if not await self.owners.request_stop(project_id, session_id):
             return False
-        task.cancel()
-        await asyncio.wait({task}, timeout=ABORT_WAIT_S)
+        deadline = asyncio.get_running_loop().time() + ABORT_WAIT_S
+        while await self.owners.running(project_id, session_id):
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.1)
         return True
+
+
+async def _finish(work: asyncio.Future[None]) -> None:
+    """Wait until ``work`` is done even if cancelled meanwhile; the cancel is raised after."""
+    cancelled = False
+    while not work.done():
+        try:
+            await asyncio.shield(work)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 # --- routes --------------------------------------------------------------------------------------
@@ -391,11 +508,15 @@ async def chat_stream(request: Request) -> Response:
         else:
             session_id = body.session_id
             await chat.owned_session(caller, body.project_id, session_id)
-        context = chat.context(caller, body.project_id, body.temperature)
+        key = (body.project_id, session_id)
+        holder = await chat.claim(key)
+        try:
+            context = await chat.context(caller, body.project_id, body.temperature)
+        except BaseException:
+            await chat.owners.release(key[0], key[1], holder)
+            raise
         events = chat.events(
-            (body.project_id, session_id),
-            context,
-            agent.stream_chat(body.message, session_id, context=context),
+            key, holder, context, agent.stream_chat(body.message, session_id, context=context)
         )
         if body.stream:
             return _sse(events)
@@ -410,14 +531,53 @@ async def resume(request: Request) -> Response:
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
         await chat.owned_session(caller, body.project_id, session_id)
-        context = chat.context(caller, body.project_id, None)
+        key = (body.project_id, session_id)
+        holder = await chat.claim(key)
+        try:
+            await _grant(chat, agent, caller, key, body.decisions)
+            context = await chat.context(caller, body.project_id, None)
+        except BaseException:
+            await chat.owners.release(key[0], key[1], holder)
+            raise
+        decisions = [d.core() for d in body.decisions]
         return _sse(
-            chat.events(
-                (body.project_id, session_id),
-                context,
-                agent.resume(session_id, list[ApprovalDecision](body.decisions), context=context),
-            )
+            chat.events(key, holder, context, agent.resume(session_id, decisions, context=context))
         )
+
+
+async def _grant(
+    chat: ChatService,
+    agent: AgentService,
+    caller: Caller,
+    key: tuple[str, str],
+    decisions: list[BoundedDecision],
+) -> None:
+    """Keep the caller's "Always allow" choices: the tool names are the session's own pending
+    calls' (a forged call id grants nothing)."""
+    asked = {d.tool_call_id for d in decisions if d.always_allow and d.action == "approve"}
+    if not asked:
+        return
+    pending = await agent.pending_approvals(key[1])
+    tools = [p.tool_name for p in pending if p.tool_call_id in asked]
+    if tools:
+        await chat.owners.grant(caller.user_id, key[0], tools)
+
+
+async def list_grants(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    tools = await _service(request).owners.grants(caller.user_id, project_id)
+    return JSONResponse(sorted(tools))
+
+
+async def revoke_grant(request: Request) -> Response:
+    caller = await _caller(request)
+    project_id = _project(request)
+    tool = request.path_params["tool_name"]
+    if len(tool) > MAX_TOOL_NAME_CHARS:
+        raise HttpError(422, f"A tool name is at most {MAX_TOOL_NAME_CHARS} characters.")
+    await _service(request).owners.revoke(caller.user_id, project_id, tool)
+    return Response(status_code=204)
 
 
 async def history(request: Request) -> Response:
@@ -476,6 +636,7 @@ async def delete_session(request: Request) -> Response:
         await chat.abort(project_id, session_id)
         await agent.delete_session(session_id)
         await chat.owners.remove(project_id, session_id)
+        chat.forget_session(project_id, session_id)
         return Response(status_code=204)
 
 
@@ -595,6 +756,8 @@ def create_app(config: ServiceConfig) -> Starlette:
         Route(f"{PREFIX}/sessions/{{session_id}}/undone", record_undone, methods=["POST"]),
         Route(f"{PREFIX}/sessions/{{session_id}}/abort", abort, methods=["POST"]),
         Route(f"{PREFIX}/search", search, methods=["GET"]),
+        Route(f"{PREFIX}/grants", list_grants, methods=["GET"]),
+        Route(f"{PREFIX}/grants/{{tool_name}}", revoke_grant, methods=["DELETE"]),
     ]
     app = Starlette(
         routes=routes,

@@ -31,6 +31,8 @@ class Caller:
     user_id: str
     username: str
     token: str
+    token_key: str = ""
+    """A hash of the token: what the service's caches are keyed by (never the token)."""
 
 
 class Authenticator:
@@ -39,6 +41,7 @@ class Authenticator:
     def __init__(self, gns3_url: str, *, ttl_s: float = CACHE_TTL_S) -> None:
         self.gns3_url = gns3_url
         self._ttl = ttl_s
+        self.ttl_s = ttl_s
         self._cache: dict[str, tuple[float, str, str]] = {}
 
     async def caller(self, authorization: str | None) -> Caller:
@@ -55,7 +58,7 @@ class Authenticator:
         now = time.monotonic()
         hit = self._cache.get(key)
         if hit is not None and hit[0] > now:
-            return Caller(hit[1], hit[2], token)
+            return Caller(hit[1], hit[2], token, key)
         try:
             async with Gns3Client(self.gns3_url, token=token) as client:
                 user = await client.current_user()
@@ -65,4 +68,4 @@ class Authenticator:
         if len(self._cache) >= _MAX_CACHED:
             self._cache = {k: v for k, v in self._cache.items() if v[0] > now}
         self._cache[key] = (now + self._ttl, user.user_id, user.username)
-        return Caller(user.user_id, user.username, token)
+        return Caller(user.user_id, user.username, token, key)

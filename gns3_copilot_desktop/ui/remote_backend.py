@@ -78,9 +78,13 @@ class RemoteBackend:
     async def resume(
         self, session_id: str, decisions: list[UserDecision]
     ) -> AsyncIterator[ChatChunk]:
-        """Continue the paused turn on the service with the decisions."""
+        """Continue the paused turn on the service with the decisions; "Always allow" is kept
+        on the service, for this user and project."""
         core = [to_core_decision(d) for d in decisions]
-        stream = self.client.resume(self._project(), session_id, core)
+        always = frozenset(
+            d.tool_call_id for d in decisions if d.always_allow and d.action == "approve"
+        )
+        stream = self.client.resume(self._project(), session_id, core, always)
         async with contextlib.aclosing(stream):
             async for chunk in stream:
                 yield chunk
@@ -221,8 +225,11 @@ class BackendChoice:
         self.remote: RemoteBackend | None = None
         self._project_id: str | None = None
         self._client_factory = client_factory or (
-            lambda url: ChatServiceClient(url, gns3_token(workspace))
+            lambda url: ChatServiceClient(
+                url, gns3_token(workspace), ca_file=workspace.settings.copilot_service_ca_file
+            )
         )
+        self._ca_file = workspace.settings.copilot_service_ca_file
         self._follow_settings()
 
     @property
@@ -250,9 +257,15 @@ class BackendChoice:
     def _follow_settings(self) -> RemoteBackend | None:
         """Adopt the setting's choice; the remote backend replaced (to close), if any."""
         url = self.workspace.settings.copilot_service_url
+        ca_file = self.workspace.settings.copilot_service_ca_file
         old = self.remote
-        if old is not None and old.service_url == (url or "").rstrip("/"):
+        if (
+            old is not None
+            and old.service_url == (url or "").rstrip("/")
+            and ca_file == self._ca_file
+        ):
             return None
+        self._ca_file = ca_file
         self.remote = RemoteBackend(self._client_factory(url), self._project_id) if url else None
         return old
 

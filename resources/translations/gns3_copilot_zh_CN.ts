@@ -726,49 +726,84 @@
 </context><context>
     <name>CopilotServiceTab</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="32" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="39" />
         <source>Copilot runs on:</source>
         <translation>Copilot 运行在：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="33" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="40" />
         <source>this computer</source>
         <translation>本计算机</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="35" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="42" />
         <source>a copilot service at URL</source>
         <translation>位于以下 URL 的 Copilot 服务</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="38" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="45" />
         <source>Copilot runs on this computer</source>
         <translation>Copilot 在本计算机上运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="48" />
         <source>Copilot runs on a copilot service</source>
         <translation>Copilot 在 Copilot 服务上运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="51" />
         <source>Copilot service URL</source>
         <translation>Copilot 服务 URL</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="55" />
         <source>A service started with 'gns3-copilot serve' on another computer answers with its own model; your GNS3 login is sent with each request.</source>
         <translation>在另一台计算机上用 'gns3-copilot serve' 启动的服务使用它自己的模型回答；每个请求都会附带你的 GNS3 登录信息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="64" />
+        <source>CA file for HTTPS (empty: the system's trusted certificates):</source>
+        <translation>HTTPS 的 CA 文件（留空：使用系统信任的证书）：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="72" />
+        <source>Copilot service CA file</source>
+        <translation>Copilot 服务的 CA 文件</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="75" />
+        <source>Choose...</source>
+        <translation>选择...</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="78" />
+        <source>Choose the copilot service's CA file</source>
+        <translation>选择 Copilot 服务的 CA 文件</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="83" />
         <source>Copilot service problem</source>
         <translation>Copilot 服务问题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="115" />
+        <source>CA file of the copilot service</source>
+        <translation>Copilot 服务的 CA 文件</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="117" />
+        <source>Certificates (*.pem *.crt)</source>
+        <translation>证书 (*.pem *.crt)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="133" />
         <source>Enter the http:// or https:// address of the copilot service; until then the copilot runs on this computer.</source>
         <translation>请输入 Copilot 服务的 http:// 或 https:// 地址；在此之前 Copilot 在本计算机上运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="140" />
+        <source>The CA file does not exist: the copilot service cannot be trusted until it does.</source>
+        <translation>CA 文件不存在：在它存在之前无法信任 Copilot 服务。</translation>
     </message>
 </context><context>
     <name>CoreText</name>
@@ -2681,22 +2716,22 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="101" />
         <source>Edits cannot be checked on a copilot service on another computer: Approve the call as shown or Reject it.</source>
         <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="187" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="193" />
         <source>A copilot service does not support importing or continuing a conversation: it works when the copilot runs on this computer (choose it in the settings).</source>
         <translation>Copilot 服务不支持导入或继续对话：只有 Copilot 在本机运行时才可以（请在设置中选择）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="207" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
@@ -3688,8 +3723,6 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="124" />
-        <source>(+%1 more lines)</source>
-        <translation>（另有 %1 行）</translation>
         <source>Read every action and every line below before you approve.</source>
         <translation>批准前请阅读下面的每个操作和每一行。</translation>
     </message>

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +25,10 @@ from gns3_copilot_desktop.core.settings import Settings, normalize_service_url
 
 def _client(handler: Callable[[httpx.Request], httpx.Response]) -> ChatServiceClient:
     return ChatServiceClient(
-        "http://service.test/", lambda: "jwt-1", transport=httpx.MockTransport(handler)
+        "http://service.test/",
+        lambda: "jwt-1",
+        transport=httpx.MockTransport(handler),
+        reconnect_s=0.5,
     )
 
 
@@ -243,3 +247,97 @@ def test_the_service_url_setting_is_an_http_address_or_refused() -> None:
             normalize_service_url(bad)
     assert Settings(copilot_service_url="lab:3081").copilot_service_url == "http://lab:3081"
     assert Settings().copilot_service_url is None
+
+
+@pytest.mark.asyncio
+async def test_a_refused_connection_is_tried_again_while_the_service_restarts() -> None:
+    attempts: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        attempts.append(request.url.path)
+        if len(attempts) < 3:
+            raise httpx.ConnectError("connection refused", request=request)
+        return httpx.Response(200, content=_sse({"type": "done", "session_id": "s1"}))
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks] == ["done"]
+    assert attempts == ["/v3/chat/stream"] * 3
+
+
+@pytest.mark.asyncio
+async def test_a_stream_cut_mid_turn_brings_back_the_calls_left_waiting() -> None:
+    pending = {
+        "tool_call_id": "call_1",
+        "tool_name": "create_nodes",
+        "arguments": {},
+        "summary": "Add a switch",
+        "risk": "change",
+    }
+
+    class _Cut(httpx.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            yield _sse({"type": "content", "content": "Adding", "session_id": "s1"})
+            raise httpx.ReadError("connection reset by peer")
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/approvals"):
+            return httpx.Response(200, json=[pending])
+        return httpx.Response(200, stream=_Cut())
+
+    client = _client(handler)
+    chunks = await _collect(client.stream_chat("p1", "s1", "hello"))
+    await client.aclose()
+    assert [c.type for c in chunks] == ["content", "error", "approval_request", "done"]
+    assert "kept on the service" in (chunks[1].error or "")
+    assert chunks[2].approvals is not None
+    assert [a.tool_call_id for a in chunks[2].approvals] == ["call_1"]
+
+
+@pytest.mark.asyncio
+async def test_always_allow_goes_with_the_approved_call_only() -> None:
+    from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
+
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, content=_sse({"type": "done", "session_id": "s1"}))
+
+    client = _client(handler)
+    decisions = [
+        ApprovalDecision(tool_call_id="a", action="approve"),
+        ApprovalDecision(tool_call_id="b", action="approve"),
+    ]
+    await _collect(client.resume("p1", "s1", decisions, always_allow=frozenset({"b"})))
+    await client.aclose()
+    sent = bodies[0]["decisions"]
+    assert [d.get("always_allow", False) for d in sent] == [False, True]
+
+
+@pytest.mark.asyncio
+async def test_an_unusable_ca_file_is_said_with_its_path_and_nothing_is_sent(
+    tmp_path: Path,
+) -> None:
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=[])
+
+    bad = tmp_path / "ca.pem"
+    bad.write_text("not a certificate")
+    for path in (bad, tmp_path / "missing.pem"):
+        client = ChatServiceClient(
+            "https://service.test",
+            lambda: "jwt",
+            ca_file=str(path),
+            transport=httpx.MockTransport(handler),
+        )
+        with pytest.raises(CopilotServiceError, match=f"CA file {path}"):
+            await client.list_sessions("p1")
+        chunks = await _collect(client.stream_chat("p1", "s1", "hi"))
+        assert "CA file" in (chunks[0].error or "")
+        await client.aclose()
+    assert sent == []

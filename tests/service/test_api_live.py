@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import pytest
 
 from tests.helpers.gns3_server import Gns3Server, free_port
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
+from tests.service.conftest import User, sse_events
 
 pytestmark = pytest.mark.gns3
 
@@ -44,30 +44,11 @@ class Service:
         return self.output_path.read_text(errors="replace")
 
 
-@dataclass
-class User:
-    name: str
-    token: str
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
-
-
 def _wait(condition: Any, timeout_s: float, what: str) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
-
-
-def _login(server: Gns3Server, username: str, password: str) -> str:
-    response = httpx.post(
-        f"{server.base_url}/v3/access/users/authenticate",
-        json={"username": username, "password": password},
-    )
-    response.raise_for_status()
-    return str(response.json()["access_token"])
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -134,80 +115,6 @@ def service(
         process.terminate()
         process.wait(15)
         model.stop()
-
-
-@pytest.fixture(scope="module")
-def admin(gns3_server: Gns3Server) -> User:
-    return User("admin", _login(gns3_server, gns3_server.username, gns3_server.password))
-
-
-@pytest.fixture(scope="module")
-def student(gns3_server: Gns3Server, admin: User) -> User:
-    """A second GNS3 user, made through GNS3's own API."""
-    name, password = f"student{secrets.token_hex(3)}", secrets.token_urlsafe(12)
-    made = httpx.post(
-        f"{gns3_server.base_url}/v3/access/users",
-        json={"username": name, "password": password, "email": f"{name}@students.gns3-lab.org"},
-        headers=admin.headers,
-    )
-    assert made.status_code == 201, made.text
-    return User(name, _login(gns3_server, name, password))
-
-
-@pytest.fixture(scope="module")
-def shared_project(
-    gns3_server: Gns3Server, admin: User, student: User, project: dict[str, Any]
-) -> dict[str, Any]:
-    """The project, shared with the student: GNS3's "User" role on it (an ACE), so GNS3 lets
-    both in and only the service's ownership keeps their sessions apart."""
-    base = f"{gns3_server.base_url}/v3/access"
-    role = next(
-        r for r in httpx.get(f"{base}/roles", headers=admin.headers).json() if r["name"] == "User"
-    )
-    me = httpx.get(f"{base}/users/me", headers=student.headers).json()
-    ace = {
-        "ace_type": "user",
-        "path": f"/projects/{project['project_id']}",
-        "user_id": me["user_id"],
-        "role_id": role["role_id"],
-        "propagate": True,
-        "allowed": True,
-    }
-    made = httpx.post(f"{base}/acl", json=ace, headers=admin.headers)
-    assert made.status_code == 201, made.text
-    seen = httpx.get(
-        f"{gns3_server.base_url}/v3/projects/{project['project_id']}", headers=student.headers
-    )
-    assert seen.status_code == 200, seen.text
-    return project
-
-
-@pytest.fixture(scope="module")
-def project(gns3_server: Gns3Server, admin: User) -> Iterator[dict[str, Any]]:
-    url = f"{gns3_server.base_url}/v3/projects"
-    response = httpx.post(
-        url,
-        json={"name": f"serve-{secrets.token_hex(3)}", "auto_close": False},
-        headers=admin.headers,
-    )
-    response.raise_for_status()
-    made: dict[str, Any] = response.json()
-    yield made
-    httpx.delete(f"{url}/{made['project_id']}", headers=admin.headers)
-
-
-def sse_events(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """Parse Server-Sent Events: ``data: {json}`` lines, events separated by blank lines."""
-    events: list[dict[str, Any]] = []
-    data: list[str] = []
-    for line in lines:
-        if line.startswith("data: "):
-            data.append(line[len("data: ") :])
-        elif line == "" and data:
-            events.append(json.loads("\n".join(data)))
-            data = []
-    assert not data, "the stream ended inside an event"
-    return events
 
 
 @dataclass
@@ -456,14 +363,17 @@ def test_a_client_that_leaves_stops_its_turn_and_abort_stops_another(
 
 
 def test_the_token_is_never_written(service: Service, admin: User, student: User) -> None:
-    files = [p for root in (service.data_dir, *service.stores) for p in root.rglob("*")]
+    # with PostgreSQL the service keeps nothing on its own disk: it is all in the database
+    roots = service.stores or [service.data_dir]
+    files = [p for root in roots for p in root.rglob("*")]
     assert len(files) > 3
     for path in files:
         if path.is_file():
             raw = path.read_bytes()
             assert admin.token.encode() not in raw and student.token.encode() not in raw, path
     assert admin.token not in service.output() and student.token not in service.output()
-    assert oct(service.data_dir.stat().st_mode & 0o777) == "0o700"
+    if not service.stores:
+        assert oct(service.data_dir.stat().st_mode & 0o777) == "0o700"
 
 
 DROPS = 20

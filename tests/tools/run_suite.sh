@@ -14,7 +14,7 @@ export PYTHON=${PYTHON:-python3}
 
 debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
       libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
-      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql)
+      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql nginx)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

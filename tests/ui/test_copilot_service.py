@@ -51,6 +51,31 @@ def _tab_index(dialog: SettingsDialog) -> int:
     return names.index("Copilot service")
 
 
+def test_the_settings_keep_the_copilot_services_ca_file(
+    qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    ca = tmp_path / "school-ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    dialog = SettingsDialog(Settings(), _actions())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    tab = dialog.service_tab
+    assert not tab.ca_edit.isEnabled()  # only for a copilot service
+    tab.remote_radio.setChecked(True)
+    qtbot.keyClicks(tab.url_edit, "https://copilot.school.example")
+    qtbot.keyClicks(tab.ca_edit, str(tmp_path / "missing.pem"))
+    assert not tab.problem.isHidden() and "CA file" in tab.problem.text()
+    tab.ca_edit.clear()
+    qtbot.keyClicks(tab.ca_edit, str(ca))
+    assert tab.problem.isHidden()
+    dialog._save()
+    assert dialog.outcome is not None
+    assert dialog.outcome.settings.copilot_service_ca_file == str(ca)
+    again = SettingsDialog(dialog.outcome.settings, _actions())
+    qtbot.addWidget(again)
+    assert again.service_tab.ca_edit.text() == str(ca)
+
+
 def test_the_settings_choose_where_the_copilot_runs(
     qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop
 ) -> None:

@@ -577,13 +577,21 @@ def build_ssl_context(ca_cert: Path | None, *, server: str) -> ssl.SSLContext:
     Verification is never turned off: an explicit trusted certificate is the only way to accept a
     self-signed server.
     """
+    if ca_cert is None:
+        return _system_context()
     context = ssl.create_default_context()
-    if ca_cert is not None:
-        try:
-            context.load_verify_locations(cafile=str(ca_cert))
-        except (OSError, ssl.SSLError) as exc:
-            raise _errors.ca_cert_error(server, ca_cert, exc) from exc
+    try:
+        context.load_verify_locations(cafile=str(ca_cert))
+    except (OSError, ssl.SSLError) as exc:
+        raise _errors.ca_cert_error(server, ca_cert, exc) from exc
     return context
+
+
+@functools.cache
+def _system_context() -> ssl.SSLContext:
+    # Loading the system's CAs costs tens of milliseconds of CPU; a service makes a client per
+    # request, and one context serves any number of connections.
+    return ssl.create_default_context()
 
 
 @functools.cache
