@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="229" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="233" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -524,12 +524,12 @@
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
         <source>Lab</source>
-        <translation>拓扑</translation>
+        <translation>实验</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
         <source>Show the lab in the chat</source>
-        <translation>在对话中显示实验拓扑</translation>
+        <translation>在对话中显示实验</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="185" />
@@ -636,7 +636,7 @@
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="814" />
         <source>Open a project to see its lab.</source>
-        <translation>请先打开一个项目以查看其拓扑。</translation>
+        <translation>请先打开一个项目以查看其实验。</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="948" />
@@ -2011,22 +2011,22 @@
 </context><context>
     <name>NodeLinks</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="157" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="165" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="187" />
         <source>%1 is not running.</source>
         <translation>%1 未在运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="190" />
         <source>%1 has no telnet console.</source>
         <translation>%1 没有 telnet 控制台。</translation>
     </message>
@@ -2050,173 +2050,183 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="61" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="46" />
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="42" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="47" />
         <source>X</source>
         <translation>X</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="43" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="48" />
         <source>Y</source>
         <translation>Y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="49" />
         <source>Platform</source>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="50" />
         <source>OSPF</source>
         <translation>OSPF</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="56" />
         <source>Node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="57" />
         <source>Port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="58" />
         <source>Node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="59" />
         <source>Port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="60" />
         <source>Subnet</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="67" />
         <source>Prefix</source>
         <translation>前缀</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="137" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="72" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="68" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="74" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="75" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="76" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="122" />
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
         <source>Add node</source>
         <translation>添加节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="126" />
         <source>Remove node</source>
         <translation>删除节点</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
         <source>Links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="133" />
         <source>Add link</source>
         <translation>添加链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="135" />
         <source>Remove link</source>
         <translation>删除链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="145" />
         <source>Subnets</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="149" />
         <source>Add subnet</source>
         <translation>添加子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="153" />
         <source>Remove subnet</source>
         <translation>删除子网</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="132" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="161" />
         <source>Addressing</source>
         <translation>地址规划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="165" />
         <source>Add address</source>
         <translation>添加地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="169" />
         <source>Remove address</source>
         <translation>删除地址</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="177" />
+        <source>Undo remove</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="179" />
+        <source>Put back the rows removed last (Ctrl+Z)</source>
+        <translation>恢复最近删除的行（Ctrl+Z）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="206" />
         <source>The drawing shows the plan as proposed. When you approve, your edits are checked against the project and compared with it again before anything changes.</source>
         <translation>上图显示的是原始计划。批准后，会先根据项目重新检查并比较你的修改，然后才做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="277" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="361" />
         <source>%1, row %2, %3</source>
         <translation>%1，第 %2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="363" />
         <source>%1, row %2</source>
         <translation>%1，第 %2 行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="367" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3688,8 +3698,6 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="124" />
-        <source>(+%1 more lines)</source>
-        <translation>（另有 %1 行）</translation>
         <source>Read every action and every line below before you approve.</source>
         <translation>批准前请阅读下面的每个操作和每一行。</translation>
     </message>

@@ -76,3 +76,21 @@ def test_an_untitled_session_is_named_in_the_ui_language(
     assert any(text.startswith(name) for text in shown), shown
     assert "New conversation" not in " ".join(shown) or language is None
     assert app.panel.title_label.text() == name
+
+
+LAB_WORDS = [
+    ("CopilotHeader", "Lab"),  # the header's button
+    ("TopologyCard", "Lab %1"),  # the card it adds
+    ("CopilotHeader", "Show the lab in the chat"),
+    ("CopilotHeader", "Log in to see your lab."),
+    ("CopilotHeader", "Open a project to see its lab."),
+]
+
+
+def test_the_lab_has_one_name_in_chinese(qapp: QApplication) -> None:
+    """The button and the card it opens call the lab the same: 实验, never 拓扑 (topology)."""
+    translator = QTranslator()
+    assert translator.load(str(resource_path("translations", "gns3_copilot_zh_CN.qm")))
+    for context, english in LAB_WORDS:
+        chinese = translator.translate(context, english)
+        assert "实验" in chinese and "拓扑" not in chinese, (english, chinese)
