@@ -42,6 +42,7 @@ from gns3_copilot_desktop.core.platform import Platform, detect_platform
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.copilot import CopilotHeader
 from gns3_copilot_desktop.ui.dock import CopilotDock
+from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
@@ -157,6 +158,13 @@ async def create_copilot(
     dock.setWidget(container)
     dock.add_to(window)
     dock.panel.compact_toggle.setChecked(workspace.settings.compact_tool_cards)
+    folders = FileFolders(
+        lambda: workspace.settings,
+        lambda: spawn(workspace.save_settings(), name="save-folders"),
+        header.project_combo.currentText,
+    )
+    dock.panel.sessions.folders = folders
+    dock.panel.practice.folders = folders
     spawn(header.start(), name="copilot-start")
     return CopilotHandle(dock=dock, workspace=workspace, header=header)
 
