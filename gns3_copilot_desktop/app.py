@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import importlib
 import importlib.util
@@ -22,8 +23,10 @@ import logging
 import os
 import signal
 import sys
+import threading
+import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +42,7 @@ from gns3_copilot_desktop.core.platform import Platform, detect_platform
 from gns3_copilot_desktop.core.workspace import Workspace
 from gns3_copilot_desktop.ui.copilot import CopilotHeader
 from gns3_copilot_desktop.ui.dock import CopilotDock
+from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
 from gns3_copilot_desktop.ui.remote_backend import BackendChoice
@@ -154,6 +158,13 @@ async def create_copilot(
     dock.setWidget(container)
     dock.add_to(window)
     dock.panel.compact_toggle.setChecked(workspace.settings.compact_tool_cards)
+    folders = FileFolders(
+        lambda: workspace.settings,
+        lambda: spawn(workspace.save_settings(), name="save-folders"),
+        header.project_combo.currentText,
+    )
+    dock.panel.sessions.folders = folders
+    dock.panel.practice.folders = folders
     spawn(header.start(), name="copilot-start")
     return CopilotHandle(dock=dock, workspace=workspace, header=header)
 
@@ -461,10 +472,79 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName(WINDOW_TITLE)
     install_translator(app, saved_language(paths))
     try:
-        return int(qasync.run(run_app(app, options, platform)))
+        code = run_bounded(qasync.QEventLoop(app), run_app(app, options, platform))
     except KeyboardInterrupt:
         # Ctrl+C before the window could take it over (while Qt starts): nothing to save yet.
-        return 0
+        code = 0
+    exit_past_stuck_threads(code)
+    return code
+
+
+def run_bounded(
+    loop: asyncio.AbstractEventLoop, main_coro: Coroutine[Any, Any, int], limit_s: float = 5.0
+) -> int:
+    """Run `main_coro` on `loop`; then end what is left on it within `limit_s`, and close it.
+
+    ``asyncio.run`` (what ``qasync.run`` calls) cancels the remaining tasks and then waits for
+    all of them without a limit, and for the executor's threads up to five minutes: one task that
+    does not unwind (waiting on a dialog, a keyring prompt, a stream that swallows the cancel) kept
+    the process alive after its window was closed. Here the wait is bounded and the tasks left
+    behind are named in the log.
+    """
+    # Our own executor for ``to_thread``: the loop's would be waited for without a limit on close.
+    executor = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="copilot-worker")
+    loop.set_default_executor(executor)
+    asyncio.set_event_loop(loop)
+    try:
+        return int(loop.run_until_complete(main_coro))
+    finally:
+        try:
+            _end_remaining_tasks(loop, limit_s)
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)  # see `exit_past_stuck_threads`
+            loop.set_default_executor(None)  # type: ignore[arg-type]  # else close() waits again
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
+def _end_remaining_tasks(loop: asyncio.AbstractEventLoop, limit_s: float) -> None:
+    left = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in left:
+        task.cancel()
+
+    async def settle() -> None:
+        if left:
+            await asyncio.wait(left, timeout=limit_s)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(limit_s):
+                await loop.shutdown_asyncgens()
+
+    loop.run_until_complete(settle())
+    stuck = sorted(t.get_name() for t in left if not t.done())
+    if stuck:
+        log.warning("at exit, tasks that did not end within %s s were left: %s", limit_s, stuck)
+    for task in left:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            log.warning("a task ended with an error at exit: %r", task.exception())
+
+
+def exit_past_stuck_threads(code: int, limit_s: float = 3.0) -> None:
+    """Exit with `code` now when a worker thread (a blocking keyring or socket call) is still
+    running `limit_s` after the loop closed: the interpreter would otherwise join it forever."""
+    deadline = time.monotonic() + limit_s
+    for thread in threading.enumerate():
+        if thread is threading.main_thread() or thread.daemon:
+            continue
+        thread.join(max(0.0, deadline - time.monotonic()))
+    stuck = [t.name for t in threading.enumerate() if t.is_alive() and not t.daemon]
+    stuck = [name for name in stuck if name != threading.main_thread().name]
+    if not stuck:
+        return
+    log.warning("at exit, threads still busy after %s s were left: %s", limit_s, stuck)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

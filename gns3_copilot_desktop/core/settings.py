@@ -216,6 +216,10 @@ class Settings(_NoSecrets):
     )
     compact_tool_cards: bool = False
     language: str | None = None
+    last_folders: dict[str, str] = Field(
+        default_factory=dict,
+        description="File kind ('sessions', 'exercises') -> the folder its dialogs used last.",
+    )
     console_logins: list[ConsoleLogin] = Field(default_factory=list)
     copilot_service_url: str | None = None
     """Where the agent runs: None on this computer, else the http(s) URL of a copilot service

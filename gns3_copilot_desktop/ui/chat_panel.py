@@ -44,6 +44,11 @@ from gns3_copilot_desktop.ui.sessions_panel import (
 from gns3_copilot_desktop.ui.status_line import StatusLine
 from gns3_copilot_desktop.ui.theme import style_sheet
 
+SIDE_BY_SIDE_PX = 560
+"""Narrower than this, the sessions open above the chat instead of beside it."""
+QWIDGETSIZE_MAX = (1 << 24) - 1
+SESSIONS_WIDTH_PX = 220
+"""The sessions' width when they open beside the chat."""
 WIDE_PX = 700
 
 
@@ -251,6 +256,7 @@ class ChatPanel(QWidget):
         self.sessions.session_deleted.connect(self._session_deleted)
         self.sessions.renamed.connect(self._renamed)
         self.sessions_toggle.toggled.connect(self.sessions.setVisible)
+        self.sessions_toggle.toggled.connect(lambda *_: self._place_sessions())
         self.compact_toggle.toggled.connect(self.view.set_compact)
 
     def apply_theme(self) -> None:
@@ -272,6 +278,22 @@ class ChatPanel(QWidget):
         super().resizeEvent(event)
         if event is not None and (event.oldSize().width() < WIDE_PX) != (self.width() < WIDE_PX):
             self.sessions_toggle.setChecked(self.width() >= WIDE_PX)
+        self._place_sessions()
+
+    def _place_sessions(self) -> None:
+        """Narrow (a docked panel): the sessions open above the chat, in at most half the height,
+        so the chat keeps its width and the message box its model picker; wide: beside it."""
+        narrow = self.width() < SIDE_BY_SIDE_PX
+        orientation = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.splitter.orientation() != orientation:
+            # the sizes kept were the other direction's: give the chat the room again
+            self.splitter.setOrientation(orientation)
+            room = self.splitter.height() if narrow else self.splitter.width()
+            first = room // 3 if narrow else SESSIONS_WIDTH_PX
+            self.splitter.setSizes([first, max(room - first, 1)])
+        self.sessions.setMinimumWidth(0 if narrow else 160)
+        half = max(self.splitter.height() // 2, 1)
+        self.sessions.setMaximumHeight(half if narrow else QWIDGETSIZE_MAX)
 
     # --- sessions ---------------------------------------------------------------------------
 

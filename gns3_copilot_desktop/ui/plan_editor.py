@@ -8,7 +8,8 @@ links, addresses and pairs that need it.
 
 What the user types is data: the rebuilt spec is parsed by the spec's own model (`LabSpec`) and
 checked by `spec_problems` (subnets, references) as it changes; the first problem is shown as
-plain text under the tables and the card keeps Approve disabled while there is one. An approved
+plain text under the tables, in a space kept for it, and the card keeps Approve disabled while
+there is one. A removal (with what it took along) can be undone: Undo remove, or Ctrl+Z. An approved
 edit is validated against the project and compared again by the plan tool before anything runs.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
+from PyQt6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PyQt6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -33,6 +35,9 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.lab_plan.consistency import spec_problems
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
 from gns3_copilot_desktop.ui.spec_table import NAME_ROLE, Column, SpecTable
+
+ERROR_LINES = 2
+"""Lines kept for the problem line under the tables, shown or not."""
 
 
 def _node_columns() -> list[Column]:
@@ -166,11 +171,35 @@ class PlanEditor(QWidget):
                 ),
             )
             self.tables["addresses"] = self.addresses
+        undo_row = QHBoxLayout()
+        undo_row.setContentsMargins(0, 0, 0, 0)
+        self.undo_button = QToolButton(self)
+        self.undo_button.setText(QCoreApplication.translate("PlanView", "Undo remove"))
+        self.undo_button.setToolTip(
+            QCoreApplication.translate("PlanView", "Put back the rows removed last (Ctrl+Z)")
+        )
+        self.undo_button.setEnabled(False)
+        self.undo_button.clicked.connect(self.undo_remove)
+        undo_row.addWidget(self.undo_button)
+        undo_row.addStretch(1)
+        layout.addLayout(undo_row)
+        undo_keys = QShortcut(QKeySequence.StandardKey.Undo, self)
+        undo_keys.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        undo_keys.activated.connect(self.undo_remove)
+        self._removed: list[tuple[dict[str, list[dict[str, Any]]], list[list[Any]]]] = []
+        # The problem line keeps its two lines when empty: its coming and going never moves the
+        # tables (or scrolls the chat) while the user types in them. Longer text is cut short
+        # there and read whole in its tooltip.
         self.error_label = QLabel(self)
         self.error_label.setObjectName("errorText")
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what was typed
         self.error_label.setWordWrap(True)
-        self.error_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.error_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.error_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.error_label.setFixedHeight(ERROR_LINES * self.error_label.fontMetrics().lineSpacing())
+        policy = self.error_label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.error_label.setSizePolicy(policy)
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.note = QLabel(
@@ -253,9 +282,64 @@ class PlanEditor(QWidget):
 
     def _check(self) -> None:
         self._problem = self._find_problem()
-        self.error_label.setText(self._problem or "")
-        self.error_label.setVisible(self._problem is not None)
+        self._show_problem()
         self.changed.emit()
+
+    def _show_problem(self) -> None:
+        text = self._problem or ""
+        self.error_label.setToolTip(text)
+        self.error_label.setAccessibleDescription(text)
+        self.error_label.setText(self._fitted(text))
+        self.error_label.setVisible(self._problem is not None)
+
+    def _fitted(self, text: str) -> str:
+        """`text` cut at a word, with an ellipsis, so it fits the reserved lines."""
+        width = self.error_label.width()
+        if width <= 0 or not text:
+            return text
+        metrics = self.error_label.fontMetrics()
+        room = self.error_label.height()
+        flags = int(Qt.TextFlag.TextWordWrap.value)
+
+        def fits(t: str) -> bool:
+            return metrics.boundingRect(0, 0, width, 10_000, flags, t).height() <= room
+
+        if fits(text):
+            return text
+        words = text.split(" ")
+        while len(words) > 1 and not fits(" ".join(words) + "…"):
+            words.pop()
+        return " ".join(words) + "…"
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        super().resizeEvent(event)
+        self._show_problem()
+
+    # --- undoing a removal ---------------------------------------------------------------
+
+    def _remember_rows(self) -> None:
+        """What the tables hold before a removal, for Undo remove."""
+        rows = {key: table.rows() for key, table in self.tables.items()}
+        self._removed.append((rows, copy.deepcopy(self.reach)))
+        self.undo_button.setEnabled(True)
+
+    def undo_remove(self) -> None:
+        """Put back the tables as they were before the last removal (its links and pairs too)."""
+        if not self._removed:
+            return
+        rows, reach = self._removed.pop()
+        self._busy = True
+        try:
+            for key, table in self.tables.items():
+                table.setRowCount(0)
+                for row in rows[key]:
+                    table.add_row(row)
+                table.fit_height()
+            self.reach = reach
+        finally:
+            self._busy = False
+        self.undo_button.setEnabled(bool(self._removed))
+        self._check()
 
     def _find_problem(self) -> str | None:
         try:
@@ -352,6 +436,7 @@ class PlanEditor(QWidget):
     def _remove(self, table: SpecTable | None) -> None:
         if table is None or not table.selected_rows():
             return
+        self._remember_rows()
         self._busy = True
         try:
             for row in table.selected_rows():
@@ -365,6 +450,9 @@ class PlanEditor(QWidget):
         """Remove the selected node rows, and what needs them: the links, addresses and pairs
         to reach that name a node the project does not have either."""
         rows = self.nodes.selected_rows()
+        if not rows:
+            return
+        self._remember_rows()
         gone = {
             self.nodes.item(r, 0).text().casefold()  # type: ignore[union-attr]
             for r in rows

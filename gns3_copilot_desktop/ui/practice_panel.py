@@ -49,6 +49,7 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.ui.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.backend import UserDecision, practice_engine
 from gns3_copilot_desktop.ui.core_text import core_text
+from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.qt_async import modal, spawn
 from gns3_copilot_desktop.ui.sessions_panel import documents_folder
 
@@ -165,6 +166,9 @@ def _plain_label(parent: QWidget, name: str = "") -> QLabel:
 
 class PracticePanel(QFrame):
     """Exercises of one Practice session. Call `set_session` when the chat opens one."""
+
+    folders: FileFolders | None = None
+    """Where the exercise file dialogs open (set by the composition root)."""
 
     exercise_ended = pyqtSignal(str)
     """An exercise was solved or given up (its id)."""
@@ -788,11 +792,17 @@ class PracticePanel(QFrame):
         path, _ = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("PracticePanel", "Export the exercise"),
-            str(documents_folder() / f"exercise{SUFFIX}"),
+            str(
+                self.folders.proposed("exercises", "exercise", SUFFIX)
+                if self.folders is not None
+                else documents_folder() / f"exercise{SUFFIX}"
+            ),
             QCoreApplication.translate("PracticePanel", "GNS3 Copilot exercises (*%1)").replace(
                 "%1", SUFFIX
             ),
         )
+        if path and self.folders is not None:
+            self.folders.remember("exercises", Path(path))
         return Path(path) if path else None
 
     def ask_import_path(self) -> Path | None:
@@ -800,11 +810,13 @@ class PracticePanel(QFrame):
         path, _ = QFileDialog.getOpenFileName(
             self,
             QCoreApplication.translate("PracticePanel", "Import an exercise"),
-            "",
+            str(self.folders.folder("exercises")) if self.folders is not None else "",
             QCoreApplication.translate("PracticePanel", "GNS3 Copilot exercises (*%1)").replace(
                 "%1", SUFFIX
             ),
         )
+        if path and self.folders is not None:
+            self.folders.remember("exercises", Path(path))
         return Path(path) if path else None
 
     def _show_card(

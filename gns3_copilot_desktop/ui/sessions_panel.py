@@ -45,6 +45,7 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
 from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
 from gns3_copilot_desktop.ui.backend import ChatBackend, SessionEntry, SessionMode
+from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.qt_async import spawn
 
 SEARCH_DELAY_MS = 250
@@ -116,6 +117,9 @@ def relative_time(when: datetime, now: datetime | None = None) -> str:
 
 class SessionsPanel(QWidget):
     """The list of sessions. Emits `session_selected(session_id)` when the user opens one."""
+
+    folders: FileFolders | None = None
+    """Where the export and import dialogs open (set by the composition root)."""
 
     session_selected = pyqtSignal(str)
     session_deleted = pyqtSignal(str)
@@ -390,14 +394,21 @@ class SessionsPanel(QWidget):
         if entry is None:
             return
         markdown = QCoreApplication.translate("SessionsPanel", "Markdown (*.md)")
+        start = (
+            self.folders.proposed("sessions", _file_name(shown_title(entry.title)), ".md")
+            if self.folders is not None
+            else proposed_export_path(entry.title, documents_folder())
+        )
         path, chosen = QFileDialog.getSaveFileName(
             self,
             QCoreApplication.translate("SessionsPanel", "Export session"),
-            str(proposed_export_path(entry.title, documents_folder())),
+            str(start),
             ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
         )
         if path:
             target, fmt = export_target(path, chosen)
+            if self.folders is not None:
+                self.folders.remember("sessions", target)
             spawn(self._export(entry.session_id, target, fmt))
 
     async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
@@ -419,10 +430,14 @@ class SessionsPanel(QWidget):
         path, _chosen = QFileDialog.getOpenFileName(
             self,
             QCoreApplication.translate("SessionsPanel", "Import session"),
-            str(documents_folder()),
+            str(
+                self.folders.folder("sessions") if self.folders is not None else documents_folder()
+            ),
             QCoreApplication.translate("SessionsPanel", "Session exports (*.md *.json)"),
         )
         if path:
+            if self.folders is not None:
+                self.folders.remember("sessions", Path(path))
             spawn(self.import_path(Path(path)), name="import-session")
 
     async def import_path(self, path: Path) -> str | None:

@@ -4,12 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="226" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="237" />
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/app.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/app.py" line="241" />
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -230,100 +230,100 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="344" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="105" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="112" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="115" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="118" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="172" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="181" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="212" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="216" />
         <source>Continue this conversation</source>
         <translation>继续此对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="219" />
         <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
         <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="226" />
         <source>Continue this imported conversation</source>
         <translation>继续此导入的对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="334" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="356" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="454" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="449" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="471" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="463" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="485" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="472" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="494" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="475" />
+        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="497" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -524,12 +524,12 @@
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
         <source>Lab</source>
-        <translation>拓扑</translation>
+        <translation>实验</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
         <source>Show the lab in the chat</source>
-        <translation>在对话中显示实验拓扑</translation>
+        <translation>在对话中显示实验</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="185" />
@@ -636,7 +636,7 @@
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="814" />
         <source>Open a project to see its lab.</source>
-        <translation>请先打开一个项目以查看其拓扑。</translation>
+        <translation>请先打开一个项目以查看其实验。</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="948" />
@@ -2085,173 +2085,183 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="61" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="41" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="46" />
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="42" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="47" />
         <source>X</source>
         <translation>X</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="43" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="48" />
         <source>Y</source>
         <translation>Y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="44" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="49" />
         <source>Platform</source>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="50" />
         <source>OSPF</source>
         <translation>OSPF</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="56" />
         <source>Node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="57" />
         <source>Port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="58" />
         <source>Node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="59" />
         <source>Port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="60" />
         <source>Subnet</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="67" />
         <source>Prefix</source>
         <translation>前缀</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="137" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="72" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="68" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="74" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="75" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="76" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="122" />
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
         <source>Add node</source>
         <translation>添加节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="126" />
         <source>Remove node</source>
         <translation>删除节点</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
         <source>Links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="133" />
         <source>Add link</source>
         <translation>添加链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="135" />
         <source>Remove link</source>
         <translation>删除链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="145" />
         <source>Subnets</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="149" />
         <source>Add subnet</source>
         <translation>添加子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="153" />
         <source>Remove subnet</source>
         <translation>删除子网</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="132" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="161" />
         <source>Addressing</source>
         <translation>地址规划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="165" />
         <source>Add address</source>
         <translation>添加地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="169" />
         <source>Remove address</source>
         <translation>删除地址</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="177" />
+        <source>Undo remove</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="179" />
+        <source>Put back the rows removed last (Ctrl+Z)</source>
+        <translation>恢复最近删除的行（Ctrl+Z）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="206" />
         <source>The drawing shows the plan as proposed. When you approve, your edits are checked against the project and compared with it again before anything changes.</source>
         <translation>上图显示的是原始计划。批准后，会先根据项目重新检查并比较你的修改，然后才做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="277" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="361" />
         <source>%1, row %2, %3</source>
         <translation>%1，第 %2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="279" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="363" />
         <source>%1, row %2</source>
         <translation>%1，第 %2 行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="367" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2324,263 +2334,263 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="69" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="70" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="79" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="80" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="81" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="82" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="92" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="95" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="96" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="102" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="106" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="116" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="121" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="122" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="127" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="135" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="148" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="150" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="182" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="218" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="223" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="519" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="234" />
         <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="230" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="226" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="228" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="237" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="248" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="252" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="255" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="263" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="262" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="266" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="269" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="273" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="297" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="301" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="304" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="307" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="322" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="326" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="329" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="331" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="335" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="353" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="348" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="343" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="357" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="347" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="403" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="407" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="497" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="535" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="559" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="563" />
         <source>Approve to start: the lab is saved in a snapshot first.</source>
         <translation>批准后开始：会先为实验保存一个快照。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="572" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="604" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="626" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
         <source>Stopping the lab to export it… (it starts again after)</source>
         <translation>正在停止实验以导出…（导出后会重新启动）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="658" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="682" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="684" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="688" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="692" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="696" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="698" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="716" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="720" />
         <source>This exercise is signed by %1, whose key this computer has not seen before.
 
 Key fingerprint: %2
@@ -2593,123 +2603,123 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="727" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="731" />
         <source>Trust this trainer's key?</source>
         <translation>信任此培训师的密钥？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="734" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="738" />
         <source>Trust and import</source>
         <translation>信任并导入</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="755" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="763" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="763" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="767" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="776" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="779" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="783" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="790" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="794" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="804" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="792" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="814" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="800" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="802" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="812" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="847" />
         <source>Exercise started: find what is broken and fix it.</source>
         <translation>练习已开始：找出故障并修复它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="844" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="856" />
         <source>Taking a snapshot… injecting…</source>
         <translation>正在创建快照…正在注入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="863" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="875" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="884" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="889" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="901" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="916" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="928" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="921" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="933" />
         <source>Restore the lab as it was before the exercise?</source>
         <translation>将实验恢复到练习开始前的状态吗？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="933" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="945" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="941" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="953" />
         <source>The lab is back as it was before the exercise.</source>
         <translation>实验已恢复到练习开始前的状态。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="947" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="959" />
         <source>Restoring the snapshot…</source>
         <translation>正在恢复快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="982" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="994" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="994" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1006" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1011" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1023" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1033" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1045" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -2786,201 +2796,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="67" />
         <source>Tutor</source>
         <translation>导师</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="69" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="70" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="76" />
         <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
         <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="81" />
         <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
         <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="86" />
         <source>Reads and changes the lab for you, each change after your approval.</source>
         <translation>为你读取和更改实验，每项更改都需你批准。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="103" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="107" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="112" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="114" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="139" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="138" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="142" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="149" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="150" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="165" />
         <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
         <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="166" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="170" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="348" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="319" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="175" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="180" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="377" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="185" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="395" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="404" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="190" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="187" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="191" />
         <source>Import an exported session as a new, read-only conversation</source>
         <translation>将导出的会话导入为新的只读对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="206" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="287" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="317" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="321" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="349" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="353" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="378" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="382" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="392" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="396" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="397" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="406" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="409" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="420" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="432" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="436" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="472" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="487" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="522" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>

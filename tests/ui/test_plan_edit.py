@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QLabel, QTableWidgetItem
+from PyQt6.QtCore import QEvent, Qt
+from PyQt6.QtWidgets import QApplication, QLabel, QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
@@ -259,3 +259,65 @@ def test_arguments_as_the_agent_sends_them_round_trip(qtbot: QtBot) -> None:
     }
     assert edited["remove"] == dumped["remove"] and edited["reach"] == dumped["reach"]
     assert LabSpec.model_validate(edited).nodes[1] == LabSpec.model_validate(dumped).nodes[1]
+
+
+def _row_rects(card: ApprovalCard, editor: PlanEditor) -> list[tuple[int, int, int, int]]:
+    """Where each table's first row sits on the card, once the pending layout has run."""
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
+    rects = []
+    for table in editor.tables.values():
+        viewport = table.viewport()
+        assert viewport is not None
+        rect = table.visualItemRect(table.item(0, 0))
+        top_left = viewport.mapTo(card, rect.topLeft())
+        rects.append((top_left.x(), top_left.y(), rect.width(), rect.height()))
+    return rects
+
+
+def test_the_problem_line_appearing_moves_no_row_and_keeps_the_card_s_height(
+    qtbot: QtBot,
+) -> None:
+    card, item, editor = _editor(qtbot)
+    before, height, hint = _row_rects(card, editor), editor.height(), card.sizeHint()
+    assert not editor.error_label.isVisible()
+    _cell(editor.nodes, 1, ("name",)).setText("PC 3")
+    assert editor.error_label.isVisible() and not item.approve.isEnabled()
+    assert _row_rects(card, editor) == before
+    assert (editor.height(), card.sizeHint()) == (height, hint)
+    # A problem longer than its two lines is cut there, and read whole in the tooltip.
+    _cell(editor.links, 1, ("a", "node")).setText("PC3-" + "x" * 40)  # a node no one has
+    shown = editor.error_label.text()
+    assert shown.endswith("…") and len(shown) < len(editor.error_label.toolTip())
+    assert editor.error_label.toolTip() == editor.problem
+    metrics = editor.error_label.fontMetrics()
+    assert editor.error_label.height() == 2 * metrics.lineSpacing()
+    _cell(editor.nodes, 1, ("name",)).setText("PC3")
+    _cell(editor.links, 1, ("a", "node")).setText("PC3")
+    assert not editor.error_label.isVisible() and item.approve.isEnabled()
+    assert _row_rects(card, editor) == before and editor.height() == height
+
+
+def test_a_removed_node_comes_back_with_its_links_by_undo_and_ctrl_z(qtbot: QtBot) -> None:
+    _card, item, editor = _editor(qtbot)
+    assert not editor.undo_button.isEnabled()
+    original = editor.spec()
+    editor.nodes.setCurrentCell(2, 0)
+    editor.remove_nodes()  # PC4 is new: its link and address go with it
+    assert _column(editor.nodes, ("name",)) == ["SW2", "PC3"]
+    assert len(editor.links.rows()) == 2
+    editor.links.setCurrentCell(0, 0)
+    editor._remove(editor.links)
+    assert len(editor.links.rows()) == 1
+    assert editor.undo_button.isEnabled()
+    # Ctrl+Z where the focus is inside the editor puts back the last removal: the link
+    editor.links.setFocus()
+    qtbot.waitUntil(editor.links.hasFocus)
+    qtbot.keyClick(editor.links, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(editor.links.rows()) == 2
+    # Undo remove puts back the node with the link and the address it took along
+    editor.undo_button.click()
+    assert editor.spec() == original
+    assert not editor.is_changed and item.edited_arguments() is None
+    assert not editor.undo_button.isEnabled() and item.approve.isEnabled()
+    editor.undo_button.click()  # nothing left to undo: nothing changes
+    assert editor.spec() == original

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import QPoint, QPointF, Qt
+from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QScrollArea,
+    QScrollBar,
+    QVBoxLayout,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.tool_card import (
@@ -133,3 +142,119 @@ def test_a_title_that_fits_shows_the_tool_name_whole(qtbot: QtBot) -> None:
     assert label.shown_text() == "start R1"
     label.resize(label.fontMetrics().horizontalAdvance(label.text()), 20)
     assert label.shown_text() == "Start nodes · start R1"
+
+
+def _in_chat(qtbot: QtBot, card: ToolCard) -> QScrollArea:
+    """`card` in a scrolling column taller than its window, as the chat shows it."""
+    chat = QScrollArea()
+    qtbot.addWidget(chat)
+    column = QWidget()
+    layout = QVBoxLayout(column)
+    layout.addSpacing(800)
+    layout.addWidget(card)
+    layout.addSpacing(800)
+    chat.setWidget(column)
+    chat.setWidgetResizable(True)
+    chat.resize(360, 500)
+    chat.show()
+    qtbot.waitExposed(chat)
+    return chat
+
+
+def _wheel(box: QWidget, notches: int) -> bool:
+    """Turn the wheel over `box` (negative: towards the end); whether `box` kept it.
+
+    A real wheel event that a widget ignores goes on to its parents (QApplication::notify does
+    that only for spontaneous events, which a test cannot make): the walk up is done here the
+    same way, so the chat around the box receives what the box hands on.
+    """
+    viewport = box.viewport() if isinstance(box, QAbstractScrollArea) else box
+    assert viewport is not None
+    widget: QWidget | None = viewport
+    at = QPointF(viewport.rect().center())
+    kept = True
+    while widget is not None:
+        event = QWheelEvent(
+            at,
+            widget.mapToGlobal(at),
+            QPoint(),
+            QPoint(0, 120 * notches),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        if QApplication.sendEvent(widget, event) and event.isAccepted():
+            return kept
+        parent = widget.parentWidget()
+        if parent is None or widget.isWindow():
+            return False
+        at = QPointF(widget.mapToParent(at.toPoint()))
+        widget = parent
+        kept = kept and widget is box
+    return False
+
+
+def _bar(area: QAbstractScrollArea) -> QScrollBar:
+    bar = area.verticalScrollBar()
+    assert bar is not None
+    return bar
+
+
+def test_the_wheel_over_a_box_that_cannot_scroll_scrolls_the_chat(qtbot: QtBot) -> None:
+    card = _card(qtbot)
+    card.finish("ok", "R1 is started", 80)
+    card.set_expanded(True)
+    chat = _in_chat(qtbot, card)
+    chat.ensureWidgetVisible(card)
+    box = card.output_view
+    assert box is not None and _bar(box).maximum() == 0
+    before = _bar(chat).value()
+    _wheel(box, -1)
+    assert _bar(chat).value() > before
+    _wheel(card.arguments_view, 1)
+    assert _bar(chat).value() == before
+
+
+def test_a_long_box_scrolls_itself_then_hands_the_wheel_to_the_chat(qtbot: QtBot) -> None:
+    card = _card(qtbot)
+    card.finish("ok", "\n".join(f"line {i}" for i in range(500)), 80)
+    card.set_expanded(True)
+    card.show_all()
+    chat = _in_chat(qtbot, card)
+    box = card.output_view
+    assert box is not None
+    chat.ensureWidgetVisible(box)
+    qtbot.waitUntil(lambda: _bar(box).maximum() > 0)
+    chat_at = _bar(chat).value()
+    _wheel(box, -1)  # the box can scroll down: it does, the chat stays
+    assert _bar(box).value() > 0 and _bar(chat).value() == chat_at
+    _bar(box).setValue(_bar(box).maximum())
+    _wheel(box, -1)  # at its end: the chat scrolls on
+    assert _bar(box).value() == _bar(box).maximum() and _bar(chat).value() > chat_at
+    chat_at = _bar(chat).value()
+    _wheel(box, 1)  # back up: the box scrolls first again
+    assert _bar(box).value() < _bar(box).maximum() and _bar(chat).value() == chat_at
+    _bar(box).setValue(0)
+    _wheel(box, 1)  # at its top: the chat scrolls up
+    assert _bar(box).value() == 0 and _bar(chat).value() < chat_at
+
+
+def test_a_long_line_wraps_in_the_box_at_360_px(qtbot: QtBot) -> None:
+    line = "interface GigabitEthernet0/0 description " + "uplink-to-core-" * 30
+    card = _card(qtbot)
+    card.finish("ok", line, 80)
+    card.set_expanded(True)
+    box = card.output_view
+    assert box is not None
+    qtbot.waitUntil(lambda: box.width() > 0)
+    document = box.document()
+    assert document is not None
+    layout = document.firstBlock().layout()
+    assert layout is not None and layout.lineCount() > 3  # one line, shown on several rows
+    viewport = box.viewport()
+    assert viewport is not None
+    for row in range(layout.lineCount()):  # nothing hides to the right of the box
+        assert layout.lineAt(row).naturalTextWidth() <= viewport.width()
+    assert box.height() >= layout.lineCount() * box.fontMetrics().lineSpacing()  # all of it seen
+    assert box.width() <= card.width()
