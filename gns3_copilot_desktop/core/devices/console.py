@@ -633,6 +633,16 @@ def _echo_seen(raw: str, command: str) -> bool:
     return any(_squash(line).endswith(wanted) for line in lines)
 
 
+def _is_echo(line: str, command: str) -> bool:
+    """Whether `line` is `command` echoed again: alone or after a redrawn prompt. An error that
+    quotes the command (vtysh's ``% Unknown command: show frobnicate``) is output, not an echo."""
+    text, typed = line.rstrip(), command.strip()
+    if not typed or not text.endswith(typed):
+        return False
+    before = text[: len(text) - len(typed)].rstrip()
+    return not before or before[-1] in "#>$]"
+
+
 def _output_of(screen: str, command: str) -> str:
     """The lines between the command's echo and the final prompt, blank edges removed.
 
@@ -646,7 +656,7 @@ def _output_of(screen: str, command: str) -> str:
         echoes = [i for i, line in enumerate(lines) if _squash(line).endswith(wanted)]
         if echoes:
             lines = lines[echoes[0] + 1 :]
-            while lines and (not lines[0] or _squash(lines[0]).endswith(wanted)):
+            while lines and (not lines[0] or _is_echo(lines[0], command)):
                 lines.pop(0)
     while lines and not lines[0]:
         lines.pop(0)
