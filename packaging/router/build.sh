@@ -5,8 +5,8 @@
 # small initrd beside it, for GNS3's QEMU node (kernel_image + initrd + kernel_command_line, no bootloader).
 #
 # usage: packaging/router/build.sh OUTDIR        (needs root: debootstrap and chroot)
-# OUTDIR ends up holding frr-router.qcow2, vmlinuz, initrd.img, build.json and .complete; it is left
-# alone when .complete is already there. The serial console (ttyS0) offers a login:
+# OUTDIR ends up holding frr-router.qcow2, vmlinuz, initrd.img, frr-router.gns3a (the appliance file
+# to import into GNS3), build.json and .complete; it is left alone when .complete is already there. The serial console (ttyS0) offers a login:
 #   admin / gns3  -> vtysh        root / gns3 -> bash (also `start-shell` from vtysh, as admin)
 # The Debian mirror is the one this system's own apt sources name (never written here).
 # The cache folder's name carries `version.sh`'s digest of these scripts, so a change rebuilds.
@@ -84,9 +84,11 @@ cat >"$WORK/build.json" <<JSON
  "image_bytes": $(stat -c %s "$WORK/frr-router.qcow2"), "disk_virtual_kib": $size_kib,
  "root_kib": $used_kib, "frr": "$(chroot "$ROOT" dpkg-query -W -f='${Version}' frr 2>/dev/null || echo unknown)"}
 JSON
+bash "$HERE/appliance.sh" "$WORK" "$KVER" >"$WORK/frr-router.gns3a"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-mv "$WORK/frr-router.qcow2" "$WORK/vmlinuz" "$WORK/initrd.img" "$WORK/build.json" "$OUT/"
+mv "$WORK/frr-router.qcow2" "$WORK/vmlinuz" "$WORK/initrd.img" "$WORK/build.json" \
+    "$WORK/frr-router.gns3a" "$OUT/"
 touch "$OUT/.complete"
 echo "router built in $((finished - started)) s: $(cat "$OUT/build.json")" >&2
 echo "$OUT"

@@ -3,4 +3,4 @@
 # build (…/router-<version>) is rebuilt whenever one of them changes.
 set -euo pipefail
 cd "$(dirname "$0")"
-sha256sum build.sh configure-root.sh slim-root.sh router-init | sha256sum | cut -c1-12
+sha256sum build.sh configure-root.sh slim-root.sh router-init appliance.sh | sha256sum | cut -c1-12
