@@ -234,16 +234,21 @@ def wait_for_login_prompt(port: int, timeout_s: float) -> float:
     A console that was connected after the prompt was printed shows nothing: after a quiet
     moment an Enter makes getty print it again.
     """
+    return wait_for_console_text(port, b"login:", timeout_s, nudge=True)
+
+
+def wait_for_console_text(port: int, marker: bytes, timeout_s: float, *, nudge: bool) -> float:
+    """Read the console until `marker` shows (with `nudge`, an Enter after 8 s of quiet)."""
     started = time.monotonic()
     deadline = started + timeout_s
     seen = b""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         quiet_since = time.monotonic()
-        while b"login:" not in seen[-200:]:
+        while marker not in seen[-4096:]:
             now = time.monotonic()
             if now > deadline:
                 tail = seen[-800:].decode(errors="replace")
-                raise TimeoutError(f"no login prompt in {timeout_s:g}s; console: {tail}")
+                raise TimeoutError(f"no {marker!r} in {timeout_s:g}s; console: {tail}")
             ready, _, _ = select.select([sock], [], [], 1.0)
             if ready:
                 chunk = sock.recv(4096)
@@ -251,7 +256,7 @@ def wait_for_login_prompt(port: int, timeout_s: float) -> float:
                     raise ConnectionError("the router console closed")
                 seen += chunk
                 quiet_since = time.monotonic()
-            elif now - quiet_since > 8.0:
+            elif nudge and now - quiet_since > 8.0:
                 sock.sendall(b"\r")
                 quiet_since = now
     return time.monotonic() - started
