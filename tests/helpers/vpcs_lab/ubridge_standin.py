@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """TEST DOUBLE for ubridge, which this machine lacks (it is in neither Debian nor PyPI).
 
-Implements just what GNS3 3.0 asks of ubridge for VPCS and QEMU links (a QEMU node's adapter is a
-UDP tunnel to QEMU bridged to the link's UDP NIO, with the same commands as VPCS): ``-v`` prints a version, ``-H
+Implements just what GNS3 3.0 asks of ubridge for VPCS links: ``-v`` prints a version, ``-H
 host:port`` serves the hypervisor text protocol (one command per line; ``100-...`` for success,
 ``2xx-...`` for an error), and a started bridge relays UDP datagrams between its two UDP NIOs.
 Of the packet filters, ``frequency_drop`` (-1: drop everything, which is how GNS3 suspends a
