@@ -19,6 +19,7 @@ pytest_plugins: list[str] = [
     "tests.helpers.qt",
     "tests.helpers.telnet_lab",
     "tests.helpers.vpcs_lab.gns3_lab",
+    "tests.helpers.frr_router",
     "tests.helpers.agent",
     "tests.helpers.copilot_app",
     "tests.helpers.llama_server",

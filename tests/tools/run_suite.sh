@@ -5,7 +5,8 @@
 #  2. ./.venv with the dev extras.
 #  3. The real GNS3 server 3.0.6 in its own venv under the user cache dir (its pins must not decide
 #     ours), dynamips for switch nodes (tests that need it skip with the reason when missing), and a
-#     real small local model: llama-cpp-python's server (built once) with SmolLM2-135M.
+#     real small local model: llama-cpp-python's server (built once) with SmolLM2-135M, and the FRR
+#     router appliance (packaging/router/build.sh, cached per version of its scripts).
 #  4. ruff, ruff format --check, mypy --strict, then pytest inside a private D-Bus session with an
 #     unlocked gnome-keyring.
 set -euo pipefail
@@ -14,7 +15,8 @@ export PYTHON=${PYTHON:-python3}
 
 debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
       libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
-      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql nginx)
+      xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql nginx
+      debootstrap e2fsprogs qemu-system-x86 qemu-utils)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -54,6 +56,15 @@ if [ -f tests/tools/fetch_dynamips.sh ]; then
     else
         echo "warning: dynamips could not be had; switch tests will skip" >&2
     fi
+fi
+
+# The FRR router appliance (packaging/router), built once per version of its scripts; the router
+# tests skip, saying why, when it could not be built (not root, no network to the Debian mirror).
+ROUTER_DIR="$CACHE/router-$(bash packaging/router/version.sh)"
+if [ ! -f "$ROUTER_DIR/.complete" ]; then
+    echo "Building the FRR router appliance into $ROUTER_DIR ..." >&2
+    bash packaging/router/build.sh "$ROUTER_DIR" >/dev/null \
+        || echo "warning: the FRR router could not be built; router tests will skip" >&2
 fi
 
 echo "== ruff" >&2

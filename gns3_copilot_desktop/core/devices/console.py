@@ -28,6 +28,7 @@ import telnetlib3
 from gns3_copilot_desktop.core.devices.output import truncate_output
 from gns3_copilot_desktop.core.devices.policy import check_commands, console_bytes
 from gns3_copilot_desktop.core.devices.prompts import (
+    BOOT_OUTPUT_RE,
     LOGIN_FAILED_RE,
     PASSWORD_RE,
     PRESS_RETURN_RE,
@@ -65,6 +66,8 @@ class ConsoleTarget:
     host: str
     port: int
     kind: DeviceKind = DeviceKind.AUTO
+    newline: str | None = None
+    """What Enter sends on this console; None: the options' ``newline``."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,9 @@ class ConsoleOptions:
     # waking it with a newline (a newline typed into "Username:" would be taken as a name).
     listen_before_wake: float = 0.4
     auto_enable: bool = True
+    # A console that shows a boot (BIOS, kernel lines) gets this long, from the connection, to
+    # reach its login or prompt: a router that was just started or reloaded.
+    boot_timeout: float = 240.0
     # A prompt not preceded by the command's echo is accepted after this much silence.
     echo_grace: float = 1.5
     extra_refused_patterns: tuple[str, ...] = ()
@@ -109,6 +115,12 @@ class CommandResult:
     truncated: bool
     prompt: str
     elapsed_s: float
+
+    @property
+    def error(self) -> str | None:
+        """The device's refusal of this command (``% Unknown command: ...``), None when it ran."""
+        match = _REJECTED_RE.search(self.output)
+        return match.group(0).strip() if match else None
 
 
 @dataclass(frozen=True)
@@ -270,13 +282,19 @@ class DeviceConsole:
         if woken:
             self._send("")
         sent_password = False
+        boot_deadline = time.monotonic() + self._options.boot_timeout
         for _ in range(_MAX_LOGIN_STEPS):
             if event is None:
-                event = await self._wait(deadline, what=what, login=True)
+                event = await self._wait_through_boot(deadline, boot_deadline, what)
             if sent_password and (
                 event.kind == "username" or LOGIN_FAILED_RE.search(screen_text(event.raw))
             ):
-                raise DeviceError(f"Login to {self.target.name} failed: check the credentials.")
+                if not (woken and event.kind == "username"):
+                    raise DeviceError(f"Login to {self.target.name} failed: check the credentials.")
+                # The wake-up newline reached a login prompt printed before we connected and was
+                # taken as an empty user name (a Linux getty then asks for that user's password):
+                # one more try from the fresh login prompt, with nothing sent blind.
+                woken, sent_password = False, False
             if event.kind == "prompt":
                 assert event.prompt is not None
                 if woken and not sent_password and _printed_before_prompt(event.raw):
@@ -287,6 +305,26 @@ class DeviceConsole:
             sent_password = sent_password or event.kind == "password"
             event = None
         raise DeviceError(f"{self.target.name}: no prompt after {_MAX_LOGIN_STEPS} login steps.")
+
+    async def _wait_through_boot(self, deadline: float, boot_deadline: float, what: str) -> _Event:
+        """A login question or prompt; while the console shows a boot, up to `boot_deadline`."""
+        booting = False
+        while True:
+            event = await self._read_event(deadline, what=what, login=True, echo=None, soft=True)
+            if event is not None:
+                return event
+            if not booting and BOOT_OUTPUT_RE.search(screen_text(self._carry)):
+                booting, deadline = True, max(deadline, boot_deadline)
+                continue
+            raw, self._carry = self._carry, ""
+            self.transcript.received(raw)
+            await self.close()
+            if booting:
+                what = f"{what} (it was still booting)"
+            limit = self._options.boot_timeout if booting else self._options.login_timeout
+            raise DeviceTimeoutError(
+                self.target.name, what, self.transcript.redact(screen_text(raw)), limit
+            )
 
     async def _resync(self, deadline: float, event: _Event) -> _Event:
         """The wake-up newline went out while the device was printing on its own (a node that
@@ -454,7 +492,7 @@ class DeviceConsole:
         event = await self._wait(started + limit, what=command, login=False, echo=command)
         assert event.prompt is not None
         self._prompt = event.prompt
-        output = _output_of(screen_text(event.raw), command)
+        output = _without_bare_prompts(_output_of(screen_text(event.raw), command), event.prompt)
         cut = truncate_output(output, max_chars or self._options.max_output_chars)
         elapsed = time.monotonic() - started
         return CommandResult(
@@ -471,7 +509,7 @@ class DeviceConsole:
         # typed as the user saved it.
         data = text.encode() if secret else console_bytes(text)
         self.transcript.sent(text, secret=secret)
-        self._writer.write(data + self._options.newline.encode())
+        self._writer.write(data + (self.target.newline or self._options.newline).encode())
 
     async def _wait(
         self, deadline: float, *, what: str, login: bool, echo: str | None = None
@@ -576,6 +614,17 @@ def _printed_before_prompt(raw: str) -> bool:
     return any(line.strip() for line in lines[:-1])
 
 
+def _without_bare_prompts(output: str, prompt: Prompt) -> str:
+    """The output without the prompts that end it on lines of their own: a serial console whose
+    line discipline turns the CR and the LF of an Enter into two Enters (vtysh, a Linux getty)
+    answers a command with its output, a prompt, and the same prompt again."""
+    lines = output.split("\n")
+    bare = prompt.text.strip()
+    while lines and bare and lines[-1].strip() in (bare, ""):
+        lines.pop()
+    return "\n".join(lines)
+
+
 def _squash(text: str) -> str:
     return "".join(text.split())
 
@@ -587,6 +636,16 @@ def _echo_seen(raw: str, command: str) -> bool:
         return "\n" in raw
     lines = screen_text(raw).split("\n")[:-1]
     return any(_squash(line).endswith(wanted) for line in lines)
+
+
+def _is_echo(line: str, command: str) -> bool:
+    """Whether `line` is `command` echoed again: alone or after a redrawn prompt. An error that
+    quotes the command (vtysh's ``% Unknown command: show frobnicate``) is output, not an echo."""
+    text, typed = line.rstrip(), command.strip()
+    if not typed or not text.endswith(typed):
+        return False
+    before = text[: len(text) - len(typed)].rstrip()
+    return not before or before[-1] in "#>$]"
 
 
 def _output_of(screen: str, command: str) -> str:
@@ -602,7 +661,7 @@ def _output_of(screen: str, command: str) -> str:
         echoes = [i for i, line in enumerate(lines) if _squash(line).endswith(wanted)]
         if echoes:
             lines = lines[echoes[0] + 1 :]
-            while lines and (not lines[0] or _squash(lines[0]).endswith(wanted)):
+            while lines and (not lines[0] or _is_echo(lines[0], command)):
                 lines.pop(0)
     while lines and not lines[0]:
         lines.pop(0)

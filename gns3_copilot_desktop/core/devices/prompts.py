@@ -76,6 +76,13 @@ PAGER_RE = re.compile(
     r"|\s*<---\s*more\s*--->|\s*press any key to continue[^\n]*)\s*$"
 )
 VPCS_BANNER_RE = re.compile(r"(?i)virtual pc simulator|\bvpcs\b")
+# A device that is booting (or reloading): firmware, boot loader and kernel lines. Seeing one, the
+# console waits for the end of the boot instead of giving up after the login timeout.
+BOOT_OUTPUT_RE = re.compile(
+    r"(?im)seabios|ipxe|booting (?:from|the kernel)|linux version \d|^\s*\[\s*\d+\.\d{6}\]"
+    r"|loading (?:linux|initial ramdisk)|system bootstrap|rommon|self decompressing the image"
+    r"|restricted rights legend|reload requested|proceed with reload"
+)
 # Questions a command may ask before it runs (IOS "copy", "clear counters"...).
 _CONFIRM_RE = re.compile(r"(?i)\[confirm\]\s*$|\[[^\]\n]*\]\?\s*$")
 _YES_NO_RE = re.compile(r"(?i)\[yes/no\]:?\s*$|\(y/n\)\??\s*$|\[y/n\]:?\s*$")

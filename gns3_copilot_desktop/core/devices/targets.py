@@ -16,6 +16,10 @@ _KINDS = {
     "iou": DeviceKind.IOS,
     "docker": DeviceKind.LINUX,
 }
+# A QEMU node's console is its serial line behind GNS3's telnet relay: Enter is a carriage
+# return there (a terminal's line discipline makes the CR and the LF of CR LF two Enters, so a
+# login would take the LF as an empty password).
+_NEWLINES = {"qemu": "\r"}
 _ANY_ADDRESS = {"", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"}
 
 
@@ -40,4 +44,5 @@ def target_for_node(node: Node, server_url: str) -> ConsoleTarget:
     host = node.console_host or ""
     if host in _ANY_ADDRESS:
         host = urlsplit(server_url).hostname or "127.0.0.1"
-    return ConsoleTarget(node.name, host, node.console, kind_for_node_type(node.node_type))
+    kind = kind_for_node_type(node.node_type)
+    return ConsoleTarget(node.name, host, node.console, kind, _NEWLINES.get(node.node_type))

@@ -41,6 +41,8 @@ _IOS_IGNORED = (
     "NVRAM config last updated",
     "ntp clock-period",
 )
+# Lines that close a section (FRR's vtysh prints "exit" after each one): not settings.
+_SECTION_ENDS = {"end", "exit", "exit-address-family", "exit-vrf", "exit-vnc", "quit"}
 _BANNER = re.compile(r"^banner\s+\S+\s+(\S)")
 _PLAIN = re.compile(r"^[\x20-\x7e]+$")
 _WORD = re.compile(r"^[A-Za-z0-9_.-]{1,48}$")
@@ -107,7 +109,7 @@ def _ios_items(text: str) -> tuple[list[_Item], list[str]]:
                 banner_end = None
             continue
         stripped = line.strip()
-        if not stripped or stripped.startswith("!") or stripped == "end":
+        if not stripped or stripped.startswith("!") or stripped in _SECTION_ENDS:
             continue
         if any(stripped.startswith(word) for word in _IOS_IGNORED):
             continue

@@ -57,3 +57,11 @@ def test_kinds_by_node_type() -> None:
     assert kind_for_node_type("iou") is DeviceKind.IOS
     assert kind_for_node_type("docker") is DeviceKind.LINUX
     assert kind_for_node_type("qemu") is DeviceKind.AUTO
+
+
+@pytest.mark.parametrize(("node_type", "newline"), [("qemu", "\r"), ("dynamips", None)])
+def test_a_qemu_serial_console_gets_a_carriage_return_as_enter(
+    node_type: str, newline: str | None
+) -> None:
+    # CR LF on a serial line is two Enters: the LF would answer the next question (a password)
+    assert target_for_node(_node(node_type=node_type), "http://h:3080").newline == newline

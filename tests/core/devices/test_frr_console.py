@@ -1,0 +1,93 @@
+"""The console on a REAL router: the project's FRR appliance booted by the real GNS3 server.
+
+One router (``frr_router``, session-scoped) serves these tests; its serial console is the GNS3
+telnet console. They cover the login that lands in vtysh, vtysh's prompts in every mode, a command
+vtysh refuses (``% Unknown command``) reported as that line's failure, and the round trip of a
+``show`` command. A router still booting is only covered by unit tests of the boot-output rule (see
+the module's note in the report: GNS3's console relay stops relaying after a reset here).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import pytest
+
+from gns3_copilot_desktop.core.devices import (
+    DeviceConsole,
+    DeviceCredentials,
+    DeviceKind,
+    PromptMode,
+)
+from gns3_copilot_desktop.core.errors import DeviceError
+from tests.helpers.frr_router import (
+    _FACTS,
+    BOOT_TIMEOUT_S,
+    ROUTER_USER,
+    FrrRouter,
+    log_out,
+)
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
+
+
+async def test_the_router_boots_to_a_login_that_lands_in_vtysh(frr_router: FrrRouter) -> None:
+    assert 0 < frr_router.boot_to_login_s < BOOT_TIMEOUT_S
+    await log_out(frr_router)
+    async with DeviceConsole(frr_router.target, frr_router.credentials, frr_router.options) as con:
+        assert con.prompt is not None
+        assert (con.prompt.kind, con.prompt.mode) == (DeviceKind.IOS, PromptMode.PRIVILEGED)
+        assert con.prompt.text.rstrip() == "router#"
+        version = await con.run_command("show version")
+    assert "FRRouting 8.4" in version.output and version.error is None, version.output
+    assert "router#" not in version.output and "show version" not in version.output
+
+
+async def test_a_wrong_password_is_a_login_failure_not_a_hang(frr_router: FrrRouter) -> None:
+    await log_out(frr_router)
+    wrong = DeviceCredentials(ROUTER_USER, "not-the-password")
+    started = time.monotonic()
+    with pytest.raises(DeviceError, match="Login to R1 failed: check the credentials"):
+        async with DeviceConsole(frr_router.target, wrong, frr_router.options) as con:
+            await con.run_command("show version")
+    assert time.monotonic() - started < 30  # login(1) waits ~3 s before "Login incorrect"
+
+
+async def test_vtysh_prompts_in_every_mode_and_a_refused_line_fails_alone(
+    frr_router: FrrRouter,
+) -> None:
+    async with DeviceConsole(frr_router.target, frr_router.credentials, frr_router.options) as con:
+        seen = [await con.run_command(c) for c in ("configure terminal", "interface eth3")]
+        seen += [await con.run_command(c) for c in ("router ospf", "end")]
+        assert [r.prompt.rstrip() for r in seen] == [
+            "router(config)#",
+            "router(config-if)#",
+            "router(config-router)#",
+            "router#",
+        ]
+        assert con.prompt is not None and con.prompt.mode is PromptMode.PRIVILEGED
+        pushed = await con.push_config(
+            ["interface eth3", "description lab-uplink", "frobnicate the router", "exit"]
+        )
+        reads = await con.run_commands(["show frobnicate", "show running-config"])
+        cleanup = await con.push_config(
+            ["interface eth3", "no description", "exit", "no router ospf"]
+        )
+        after = await con.run_command("show running-config")
+    # the refused line is the only failure, with vtysh's own words; the others were applied
+    assert [(r.line, r.message) for r in pushed.rejected] == [
+        ("frobnicate the router", "% Unknown command: frobnicate the router")
+    ], pushed.output
+    assert reads[0].error == "% Unknown command: show frobnicate"
+    assert reads[1].error is None and " description lab-uplink" in reads[1].output
+    assert cleanup.ok and "lab-uplink" not in after.output
+
+
+async def test_show_round_trip_on_the_real_console(frr_router: FrrRouter) -> None:
+    async with DeviceConsole(frr_router.target, frr_router.credentials, frr_router.options) as con:
+        results = await con.run_commands(["show interface brief"] * 5)
+    assert all(r.output.count("eth") == 4 for r in results), [r.output for r in results]
+    median = statistics.median(r.elapsed_s for r in results)
+    _FACTS["show round trip (median of 5)"] = f"{median * 1000:.0f} ms"
+    assert median < 5.0
