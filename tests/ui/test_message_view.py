@@ -199,6 +199,10 @@ def test_a_provider_error_keeps_its_own_text_behind_details(
     panel.send("hello")
     qtbot.waitUntil(lambda: not panel.composer.running)
     [banner] = panel.view.findChildren(ErrorBanner)
+    # The turn's widget joins a shown layout, which Qt shows on a later pass of the event loop;
+    # the turn can end first. Wait until the banner is on screen, else "folded away" below
+    # would hold only because nothing is shown yet, and the click could show nothing.
+    qtbot.waitUntil(banner.isVisible)
     assert raw not in banner.label.text()  # one sentence shown, the raw text folded away
     assert banner.details_button is not None and banner.details_view is not None
     assert not banner.details_view.isVisible()
