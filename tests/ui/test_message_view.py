@@ -172,8 +172,10 @@ def test_a_budget_notice_is_shown_once_per_answer(
     backend.add_turn(usage, content("Here is what I can read."), usage, done())
     panel.send("change R1")
     qtbot.waitUntil(lambda: not panel.composer.running)
-    shown = [w for w in panel.view.findChildren(QLabel) if w.isVisible() and notice in w.text()]
-    assert len(shown) == 1 and shown[0].text().startswith("Note: ")
+    notes = [w for w in panel.view.findChildren(QLabel) if notice in w.text()]
+    assert len(notes) == 1 and notes[0].text().startswith("Note: ")
+    # the turn's widgets are shown by Qt on a later pass of the loop, which can follow the end
+    qtbot.waitUntil(notes[0].isVisible)
     assert any(notice in a for a in panel.announcer.history)
 
 
