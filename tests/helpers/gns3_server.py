@@ -390,8 +390,20 @@ class DroppingProxy:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.accepted += 1
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        self._writers.update((writer, up_writer))
+        # Known before the server side is opened: a drop or go_down() meanwhile must cut this
+        # connection too, not leave it to be piped to the server after the proxy went down.
+        self._writers.add(writer)
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.transport.abort()
+            self._writers.discard(writer)
+            return
+        if writer not in self._writers:  # cut while the server side was opening
+            up_writer.transport.abort()
+            writer.transport.abort()
+            return
+        self._writers.add(up_writer)
         await asyncio.gather(
             self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
         )

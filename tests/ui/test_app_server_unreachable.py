@@ -16,7 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core import workspace
 from gns3_copilot_desktop.core.gns3 import Backoff
-from gns3_copilot_desktop.ui.copilot import unreachable_text
+from gns3_copilot_desktop.ui import copilot
+from gns3_copilot_desktop.ui.copilot import reconnected_text, unreachable_text
 from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import DroppingProxy, Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -56,6 +57,7 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     # The product's retry policy, only faster, so the test can outlast a default stream's limit.
     fast = dataclasses.replace(workspace.WATCH_BACKOFF, initial=0.02, maximum=0.05)
     monkeypatch.setattr(workspace, "WATCH_BACKOFF", fast)
+    monkeypatch.setattr(copilot, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
     behind_proxy = dataclasses.replace(gns3_server, base_url=proxy.base_url)
     _seed_login(tmp_path / "home", app_keyring, behind_proxy, gns3_token)
     app = copilot_app(server_url=proxy.base_url)
@@ -75,8 +77,10 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     assert label.text() == unreachable_text()
 
     run(qtbot, proxy.come_back())
+    # Back: the header says so for a moment (the projects were read again), then clears.
     qtbot.waitUntil(lambda: label.text() != unreachable_text(), timeout=WAIT_MS)
-    assert not label.isVisible()
+    assert label.text() == reconnected_text() and not label.toolTip()
+    qtbot.waitUntil(lambda: not label.isVisible(), timeout=WAIT_MS)
 
     # The server's events reach the app again: a project created now appears in the list.
     name = f"back-{secrets.token_hex(3)}"

@@ -172,8 +172,10 @@ def test_a_budget_notice_is_shown_once_per_answer(
     backend.add_turn(usage, content("Here is what I can read."), usage, done())
     panel.send("change R1")
     qtbot.waitUntil(lambda: not panel.composer.running)
-    shown = [w for w in panel.view.findChildren(QLabel) if w.isVisible() and notice in w.text()]
-    assert len(shown) == 1 and shown[0].text().startswith("Note: ")
+    notes = [w for w in panel.view.findChildren(QLabel) if notice in w.text()]
+    assert len(notes) == 1 and notes[0].text().startswith("Note: ")
+    # the turn's widgets are shown by Qt on a later pass of the loop, which can follow the end
+    qtbot.waitUntil(notes[0].isVisible)
     assert any(notice in a for a in panel.announcer.history)
 
 
@@ -199,6 +201,10 @@ def test_a_provider_error_keeps_its_own_text_behind_details(
     panel.send("hello")
     qtbot.waitUntil(lambda: not panel.composer.running)
     [banner] = panel.view.findChildren(ErrorBanner)
+    # The turn's widget joins a shown layout, which Qt shows on a later pass of the event loop;
+    # the turn can end first. Wait until the banner is on screen, else "folded away" below
+    # would hold only because nothing is shown yet, and the click could show nothing.
+    qtbot.waitUntil(banner.isVisible)
     assert raw not in banner.label.text()  # one sentence shown, the raw text folded away
     assert banner.details_button is not None and banner.details_view is not None
     assert not banner.details_view.isVisible()

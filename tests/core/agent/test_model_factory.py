@@ -161,13 +161,18 @@ async def test_stop_while_chunks_stream_ends_the_answer_at_once(
                 await asyncio.sleep(0)
         for _ in range(attempt % 8):  # lands at a different step of the chunk pipeline each time
             await asyncio.sleep(0)
-        if task.done():  # the client parsed the rest from one buffer: nothing left to stop
+        before_stop = len(pieces)
+        if task.done() or len("".join(pieces)) == 1000:
+            # the client parsed the rest from one buffer (a loaded machine lets the server run
+            # ahead): the whole answer is in, the stream only ends; nothing left to stop
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
             continue
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             async with asyncio.timeout(5):
                 await task
-        assert len("".join(pieces)) < 1000, f"stop {attempt} was lost: the whole answer came"
+        assert len(pieces) == before_stop, f"stop {attempt} was lost: the answer streamed on"
         stops += 1
     assert stops >= 20, f"only {stops} of 40 stops came while the answer streamed"
 
