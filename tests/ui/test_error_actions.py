@@ -36,6 +36,9 @@ def test_each_error_kind_carries_its_action(
         lambda: bool(panel.view.findChildren(ErrorBanner)) and not panel.composer.running
     )
     [banner] = panel.view.findChildren(ErrorBanner)
+    # A new message is put on screen by a later pass of the event loop: a scripted turn can end
+    # before it, so the banner's buttons are judged once the banner is shown.
+    qtbot.waitUntil(banner.isVisible)
     assert banner.action == action
     assert banner.retry_button.isVisible() is (action == "retry")
     if button is None:

@@ -53,6 +53,8 @@ def _waiting_card(qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend) -> A
     qtbot.waitUntil(lambda: panel.view.open_approval is not None and not panel.composer.running)
     card = panel.view.open_approval
     assert card is not None
+    # The card is put on screen by a later pass of the event loop; focus skips hidden widgets.
+    qtbot.waitUntil(lambda: all(item.approve.isVisible() for item in card.items))
     panel.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is panel.window())
     panel.composer.edit.setFocus()
