@@ -251,6 +251,8 @@ class SessionsPanel(QWidget):
 
     async def refresh(self) -> None:
         """Reload the list (or the search hits when the search box has text)."""
+        if sip.isdeleted(self.search_edit):
+            return  # the panel was closed while this refresh waited its turn on the loop
         query = self.search_edit.text().strip()
         try:
             if query:

@@ -30,11 +30,12 @@ from PyQt6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QLineEdit,
+    QMessageBox,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.core.practice.package import ExercisePackage, seal
+from gns3_copilot_desktop.core.practice.package import ExercisePackage, TrainerSigner, seal
 from gns3_copilot_desktop.core.practice.store import InjectedFault
 from tests.helpers.copilot_app import CopilotApp, open_project, remember_login, run
 from tests.helpers.gns3_server import Gns3Server
@@ -171,11 +172,13 @@ def test_the_export_and_import_dialogs_keep_the_notification_streams(
         name = f"class lab {uuid.uuid4().hex[:6]}"
         fault = InjectedFault(fault_id="vpcs-wrong-address", title="t", platform="vpcs", node="PC1")
         file = tmp_path / "week1.gns3exercise"
+        trainer = TrainerSigner.generate(f"Trainer {uuid.uuid4().hex[:6]}")
         file.write_bytes(
             seal(
                 archive,
                 ExercisePackage(project_name=name, difficulty="beginner", faults=[fault]),
                 "a passphrase!",
+                trainer,
             )
         )
         practice.exercise_id = None
@@ -186,6 +189,17 @@ def test_the_export_and_import_dialogs_keep_the_notification_streams(
         practice.import_button.click()
         qtbot.waitUntil(lambda: not answerer.answers, timeout=60_000)
         assert answerer.seen[3:] == ["file", "text"] and answerer.late == answerer.stuck == []
+        # the first file of this trainer: trusting the key is asked in a non-modal box
+        qtbot.waitUntil(
+            lambda: practice.trust_box is not None and practice.trust_box.isVisible(),
+            timeout=WAIT_MS,
+        )
+        box = practice.trust_box
+        assert box is not None
+        [trust] = [
+            b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole
+        ]
+        trust.click()
     finally:
         answerer.stop()
     qtbot.waitUntil(
