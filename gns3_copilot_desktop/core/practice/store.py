@@ -50,6 +50,9 @@ class InjectedFault(BaseModel):
     link_name: str | None = None
     devices: list[str] = Field(default_factory=list)
     params: dict[str, str] = Field(default_factory=dict)
+    node_ids: dict[str, str] = Field(default_factory=dict)
+    """The GNS3 ids of the fault's nodes when it was injected: a node deleted and made again,
+    or brought back by a snapshot (which renews ids), is not the one the fault is on."""
 
 
 class ExerciseRecord(BaseModel):
@@ -69,6 +72,9 @@ class ExerciseRecord(BaseModel):
     snapshot_id: str | None = None
     snapshot_name: str | None = None
     started_nodes: list[str] = Field(default_factory=list)
+    """(Kept so records of earlier versions, which took a snapshot, still read.)"""
+    ticket: str = ""
+    """What the learner hears first ("PC1 cannot reach PC2 since this morning"): public."""
     hints_used: int = 0
     checks_run: int = 0
     score: int | None = None
