@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,7 +58,9 @@ def live_lab(
         client, pid, pc1, pc2 = await stack.enter_async_context(
             two_linked_pcs(gns3_vpcs_lab, "practice-ui")
         )
-        engine = PracticeEngine(client, pid, ExerciseStore(tmp_path / "practice.db"))
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
         await engine._power([pc1.name, pc2.name], "started")  # bounded wait on the server
         lab = PracticeLab(client, pid, engine)
         for name, address in ADDRESSES.items():

@@ -10,6 +10,7 @@ with the scripted model meanwhile, never carries the sealed answer.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +58,9 @@ class PracticeLab:
 @pytest_asyncio.fixture
 async def practice_lab(gns3_vpcs_lab: Gns3VpcsLab, tmp_path: Path) -> AsyncIterator[PracticeLab]:
     async with two_linked_pcs(gns3_vpcs_lab, "practice") as (client, pid, pc1, pc2):
-        engine = PracticeEngine(client, pid, ExerciseStore(tmp_path / "practice.db"))
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
         await engine._power([pc1.name, pc2.name], "started")  # bounded wait on the server
         lab = PracticeLab(client, pid, engine)
         for name, address in ADDRESSES.items():

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -83,7 +85,9 @@ async def switched_lab(gns3_vpcs_lab: Gns3VpcsLab, tmp_path: Path) -> AsyncItera
         pcs,
         _switch,
     ):
-        engine = PracticeEngine(client, pid, ExerciseStore(tmp_path / "practice.db"))
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
         engine.recheck_delay_s = 1.0
         lab = SwitchedLab(client, pid, engine)
         target = WsTarget(
@@ -136,6 +140,7 @@ async def test_starts_on_a_lab_with_a_switch_without_stopping_a_node(
     assert public.snapshot_id is None and await lab.client.list_snapshots(lab.project_id) == []
     assert not await lab.pings("PC1", "PC2")  # injected for real
     assert public.ticket and "{" not in public.ticket and "PC1" in public.ticket
+    await _answer_is_nowhere_in_clear(lab, "vpcs-wrong-mask")
     report = await engine.check(plan.exercise_id)
     assert [c.state for c in report.checks] == ["failed"]
     assert lab.stopped() == [], lab.statuses  # not one node left "started", switch included
@@ -291,3 +296,23 @@ async def _fix_as_a_student(lab: SwitchedLab, fault_id: str) -> None:
         await lab.client.update_link(lab.project_id, link.link_id, suspend=False)
     else:
         await lab.client.update_link(lab.project_id, link.link_id, filters={})
+
+
+async def _answer_is_nowhere_in_clear(lab: SwitchedLab, fault_id: str) -> None:
+    """The fault's id, title, hints and the sealed record's own words are in no file under the
+    project folder and not in the `strings` of the practice store."""
+    fault = lab.engine._catalog.get(fault_id)
+    answer = [fault.id, fault.title, *fault.hints, "wrong_prefix", "fault_id", '"params"']
+    project = await lab.client.get_project(lab.project_id)
+    assert project.path and Path(project.path).is_dir()
+    files = [f for f in Path(project.path).rglob("*") if f.is_file()]
+    assert any(f.name.endswith(".gns3") for f in files)
+    for file in files:
+        data = file.read_bytes()
+        assert not [a for a in answer if a.encode() in data], file
+    store_path = lab.engine._store._path
+    printable = subprocess.run(
+        ["strings", "-n", "4", str(store_path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "given_up" in printable or "active" in printable  # strings does read the records
+    assert not [a for a in answer if a in printable]
