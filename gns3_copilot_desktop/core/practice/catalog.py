@@ -147,6 +147,11 @@ class Fault(_Strict):
         texts = [t for s in (*self.inject.values(), *self.undo.values()) for t in s.texts()]
         texts += [t for c in self.checks for t in c.texts()]
         texts.append(self.ticket)
+        shown_as_is = [self.title, self.symptoms, self.level_note, *self.hints]
+        if any("{" in t or "}" in t for t in shown_as_is):
+            raise ValueError(
+                "title, symptoms, level note and hints are shown as written: no braces"
+            )
         unknown = sorted({p for t in texts for p in placeholders(t)} - PARAMETERS)
         if unknown:
             raise ValueError(f"unknown placeholders: {', '.join(unknown)}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import subprocess
 import time
@@ -22,12 +23,16 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import LinkEnd
 from gns3_copilot_desktop.core.gns3.notifications import Backoff, WsTarget, stream_notifications
 from gns3_copilot_desktop.core.practice.engine import PracticeEngine
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
+from tests.helpers.agent import ServiceFactory, collect
+from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, switched_pcs
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
@@ -235,6 +240,15 @@ async def test_restoring_an_old_snapshot_is_not_a_pass(switched_lab: SwitchedLab
     assert {c.state for c in report.checks} == {"cannot_check"}
 
 
+async def _power_hosts(lab: SwitchedLab, action: str) -> None:
+    """Start or stop the VPCS hosts one by one (the switch is always on)."""
+    for node in await lab.client.list_nodes(lab.project_id):
+        if node.node_type == "vpcs" and action == "start":
+            await lab.client.start_node(lab.project_id, node.node_id)
+        elif node.node_type == "vpcs":
+            await lab.client.stop_node(lab.project_id, node.node_id)
+
+
 async def _none_running(lab: SwitchedLab) -> bool:
     nodes = await lab.client.list_nodes(lab.project_id)
     return all(n.status == "stopped" for n in nodes if n.node_type == "vpcs")
@@ -304,15 +318,55 @@ async def _answer_is_nowhere_in_clear(lab: SwitchedLab, fault_id: str) -> None:
     fault = lab.engine._catalog.get(fault_id)
     answer = [fault.id, fault.title, *fault.hints, "wrong_prefix", "fault_id", '"params"']
     project = await lab.client.get_project(lab.project_id)
-    assert project.path and Path(project.path).is_dir()
-    files = [f for f in Path(project.path).rglob("*") if f.is_file()]
+    assert project.path
+    await asyncio.to_thread(_scan, Path(project.path), lab.engine._store._path, answer)
+
+
+def _scan(folder: Path, store: Path, answer: list[str]) -> None:
+    files = [f for f in folder.rglob("*") if f.is_file()]
     assert any(f.name.endswith(".gns3") for f in files)
     for file in files:
         data = file.read_bytes()
         assert not [a for a in answer if a.encode() in data], file
-    store_path = lab.engine._store._path
     printable = subprocess.run(
-        ["strings", "-n", "4", str(store_path)], capture_output=True, text=True, check=True
+        ["strings", "-n", "4", str(store)], capture_output=True, text=True, check=True
     ).stdout
-    assert "given_up" in printable or "active" in printable  # strings does read the records
+    assert "active" in printable  # strings does read the records
     assert not [a for a in answer if a in printable]
+
+
+async def test_the_tutor_model_sees_links_as_the_gns3_canvas_shows_them(
+    switched_lab: SwitchedLab,
+    scripted_openai: ScriptedOpenAIServer,
+    make_service: ServiceFactory,
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    service = await make_service(tools=network_registry())
+    session = await service.create_session(None, "practice")
+    plan = await engine.prepare(
+        session.id,
+        difficulty="beginner",
+        count=2,
+        fault_ids=["link-heavy-loss", "link-suspended"],
+    )
+    await engine.approve(plan.exercise_id)
+    scripted_openai.set_title_responder()
+    scripted_openai.push(
+        ScriptedTurn.tools(ScriptedToolCall("get_links", {}, "c_links")),
+        ScriptedTurn.text("Look at each link between the hosts and the switch."),
+    )
+    ctx = RunContext(
+        client=lab.client,
+        project_id=lab.project_id,
+        model=scripted_openai.chat_model(),
+        server_url=lab.client.base_url,
+        limits=AgentLimits(heartbeat_interval_s=0),
+    )
+    chunks = await collect(service.stream_chat("PC1 cannot reach PC2", session.id, context=ctx))
+    assert chunks[-1].type == "done"
+    requests = json.dumps([r.body for r in scripted_openai.chat_requests()])
+    assert "[suspended]" in requests  # visible on the GNS3 canvas too
+    assert "packet_loss" not in requests and "filters" not in requests
+    for fault_id in ("link-heavy-loss", "link-suspended"):
+        fault = engine._catalog.get(fault_id)
+        assert fault.title not in requests and fault.symptoms not in requests
