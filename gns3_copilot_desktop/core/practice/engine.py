@@ -515,44 +515,51 @@ class PracticeEngine:
                 )
                 done.append(fault)
             for fault, answer in zip(faults, answers, strict=True):
-                problem = await self._not_injected(fault)
+                problem, refused = await self._not_injected(fault)
                 if problem:
                     where = fault.link_name or fault.node or ""
+                    # the device's own words when it refused the step, else what was found
                     raise PracticeError(
-                        f"Could not inject “{fault.title}” on {where}: {answer or problem}. "
+                        f"Could not inject “{fault.title}” on {where}: "
+                        f"{(answer if refused and answer else problem)}. "
                         "Nothing was started and the lab is as it was."
                     )
-        except BaseException:
-            problems = await self._undo_all(list(reversed(done)))
-            if problems:
-                log.warning("An exercise that failed to start left: %s", "; ".join(problems))
+        except BaseException as exc:
+            left = await self._undo_all(list(reversed(done)))
+            if left:
+                log.warning("An exercise that failed to start left: %s", "; ".join(left))
+                if isinstance(exc, CopilotError):
+                    raise PracticeError(
+                        f"{exc.user_message.removesuffix(' and the lab is as it was.')}; it "
+                        f"could not all be undone: {'; '.join(left)}."
+                    ) from exc
             raise
 
-    async def _not_injected(self, fault: InjectedFault) -> str | None:
-        """None when the fault is on its device and at least one of its checks fails (none
-        unknown), else why not."""
+    async def _not_injected(self, fault: InjectedFault) -> tuple[str, bool]:
+        """("", False) when the fault is on its device and at least one of its checks fails
+        (none unknown), else why not, and whether the device refused the step."""
         steps = self._catalog.get(fault.fault_id).inject[fault.platform]
         if steps.link is not None:
             assert fault.link_id is not None
             link = await self._client.get_link(self._project_id, fault.link_id)
             if steps.link.suspend is not None and link.suspend != steps.link.suspend:
-                return "GNS3 did not suspend the link"
+                return "GNS3 did not suspend the link", True
             if steps.link.filters and not link.filters:
-                return "GNS3 did not keep the link's filters"
+                return "GNS3 did not keep the link's filters", True
         else:
             node = await self._node_named(fault.node or "")
             shown = await self._output(node, "show ip") if fault.platform == "vpcs" else ""
             for command in (_fill(c, fault.params) for c in steps.console):
                 expected = _vpcs_expected(command)
                 if expected is not None and _vpcs_address(shown) != expected:
-                    return f"it still shows {_vpcs_summary(shown)}"
-        states = [o for o in await self._fault_outcomes(fault, 0)]
+                    return f"it still shows {_vpcs_summary(shown)}", True
+        states = await self._fault_outcomes(fault, 0)
         unknown = [o.reason for o in states if o.state == "cannot_check"]
         if unknown:
-            return unknown[0]
+            return unknown[0], False
         if all(o.passed for o in states):
-            return "the lab still passes every check of the fault"
-        return None
+            return "the lab still passes every check of the fault", False
+        return "", False
 
     async def _undo_all(self, faults: list[InjectedFault]) -> list[str]:
         """Run each fault's undo steps where its device or link still is; what was left."""
