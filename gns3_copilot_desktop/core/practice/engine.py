@@ -633,6 +633,10 @@ class PracticeEngine:
             await self._heal_link(link_id)
 
     async def _outcomes(self, record: ExerciseRecord) -> list[CheckOutcome]:
+        for fault in record.sealed:  # a link the learner cleaned must carry traffic again
+            link = await self._current_link(fault) if fault.link_id else None
+            if link is not None and not link.suspend and not link.filters:
+                await self._heal_link(link.link_id)
         outcomes: list[CheckOutcome] = []
         for fault in record.sealed:
             outcomes += await self._fault_outcomes(fault, len(outcomes))
