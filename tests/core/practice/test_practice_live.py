@@ -3,8 +3,9 @@
 PC1 (192.0.2.1/24) and PC2 (192.0.2.2/24) are linked, started and their addresses saved. The
 engine injects a wrong address and a suspended link after the sealed approval, the checks fail,
 the learner fixes it over the console and the GNS3 API, the checks pass and the score is kept;
-giving up runs the faults' undo steps and the lab pings again. No snapshot is ever taken. The learner's Practice session, talking
-with the scripted model meanwhile, never carries the sealed answer.
+giving up runs the faults' undo steps and the lab pings again; no snapshot is ever taken. The
+learner's Practice session, talking with the scripted model meanwhile, never carries the sealed
+answer.
 """
 
 from __future__ import annotations
