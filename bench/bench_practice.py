@@ -27,7 +27,13 @@ from gns3_copilot_desktop.core.practice.store import ExerciseStore
 from tests.helpers.vpcs_lab import lab_unavailable, vpcs_binary
 from tests.helpers.vpcs_lab.gns3_lab import start_gns3_vpcs_lab, stop_lab, switched_pcs
 
-FAULTS = ("vpcs-wrong-mask", "vpcs-no-address", "link-suspended", "link-heavy-loss", "link-delay")
+FAULTS = (
+    "vpcs-wrong-mask",
+    "vpcs-duplicate-address",
+    "link-suspended",
+    "link-heavy-loss",
+    "link-delay",
+)
 TARGET_S = 5.0
 
 

@@ -185,7 +185,7 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     assert practice.past_list.isVisible()
 
     # Give up asks first; the faults are undone by approval, cleanly; history stays.
-    practice.fault_ids = ["vpcs-no-address"]
+    practice.fault_ids = ["link-suspended"]
     click_when_enabled(qtbot, practice.start_button)
     qtbot.waitUntil(lambda: practice._card is not None, timeout=30000)
     the_card(practice).items[0].approve.click()
@@ -198,9 +198,9 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     [give_up] = [b for b in box.buttons() if b.text() == "Give up and show the answer"]
     give_up.click()
     qtbot.waitUntil(lambda: practice._card is not None, timeout=30000)
-    assert "A host lost its address (on PC1)" in practice.answer_label.text()
+    assert "A link that carries nothing (on PC1 <-> PC2)" in practice.answer_label.text()
     undo = the_card(practice).items[0]
-    assert undo.summary.startswith("undo the exercise's faults on PC1")
+    assert undo.summary == "undo the exercise's faults on PC1, PC2"
     undo.approve.click()
     qtbot.waitUntil(lambda: "faults were undone" in practice.status_label.text(), timeout=60000)
     assert not practice.error_label.isVisible() and practice._card is None

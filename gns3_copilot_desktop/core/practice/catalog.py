@@ -125,6 +125,9 @@ class Fault(_Strict):
     ticket: str = Field(min_length=10)
     """What the learner hears first, as a user would report it ("PC1 cannot reach PC2 since
     this morning"); placeholders are filled from the lab."""
+    known_issue: str = ""
+    """Why the fault is not drawn at random (a trainer may still name it), when it is not safe
+    on some device version."""
     level_note: str = ""
     """Why the fault has its level, where that is not obvious (a fault GNS3 draws on screen)."""
     hints: list[str] = Field(min_length=3, max_length=3)
@@ -147,7 +150,7 @@ class Fault(_Strict):
         texts = [t for s in (*self.inject.values(), *self.undo.values()) for t in s.texts()]
         texts += [t for c in self.checks for t in c.texts()]
         texts.append(self.ticket)
-        shown_as_is = [self.title, self.symptoms, self.level_note, *self.hints]
+        shown_as_is = [self.title, self.symptoms, self.level_note, self.known_issue, *self.hints]
         if any("{" in t or "}" in t for t in shown_as_is):
             raise ValueError(
                 "title, symptoms, level note and hints are shown as written: no braces"
