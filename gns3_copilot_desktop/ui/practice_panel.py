@@ -536,8 +536,8 @@ class PracticePanel(QFrame):
         self._set_enabled(False)
         self._error("")
         self._progress, self._progress_since = progress, time.monotonic()
-        self._say(progress)
-        if progress:
+        if progress:  # a quick step (a hint) leaves the status line, and the layout, alone
+            self._say(progress)
             self._progress_timer.start()
         ok = False
         try:
@@ -1042,8 +1042,8 @@ class PracticePanel(QFrame):
         async def hint() -> None:
             assert self.engine is not None
             self.hints.append(await self.engine.hint(exercise_id))
+            # the status line stays as it was: a hint changes no height above the results
             self._show_result(self.hints_label, "\n".join(self.hints))
-            self._say("")
 
         await self._guarded("", hint)
 
