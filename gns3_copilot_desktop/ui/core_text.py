@@ -491,7 +491,6 @@ _PHRASES += [
         ),
     ),
     # Practice: exercises and a trainer's exercise file (core/practice).
-    (r"restore the snapshot '(.+)'", QT_TRANSLATE_NOOP("CoreText", "restore the snapshot '%1'")),
     (
         r"inject (\d+) (beginner|intermediate|advanced) fault on (\d+) device",
         QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 fault on %3 device"),
@@ -509,25 +508,89 @@ _PHRASES += [
         QT_TRANSLATE_NOOP("CoreText", "inject %1 %2 faults on %3 devices"),
     ),
     (
-        r"First the running VPCS configurations are saved and the running nodes are stopped for "
-        r"a snapshot of the project \(GNS3 needs a stopped project\), then started again; giving "
-        r"up restores that snapshot\. What is injected stays sealed until the exercise ends\.",
+        r"The faults are injected into the running lab by their own steps \(device consoles, "
+        r"the GNS3 link settings\) and saved where the device keeps a startup configuration; no "
+        r"node is stopped\. The exercise starts once each fault is confirmed; if one cannot be, "
+        r"everything injected is undone\. Giving up runs the faults' undo steps\. What is "
+        r"injected stays sealed until the exercise ends\.",
         QT_TRANSLATE_NOOP(
             "CoreText",
-            "First the running VPCS configurations are saved and the running nodes are stopped "
-            "for a snapshot of the project (GNS3 needs a stopped project), then started again; "
-            "giving up restores that snapshot. What is injected stays sealed until the exercise "
-            "ends.",
+            "The faults are injected into the running lab by their own steps (device consoles, "
+            "the GNS3 link settings) and saved where the device keeps a startup configuration; "
+            "no node is stopped. The exercise starts once each fault is confirmed; if one cannot "
+            "be, everything injected is undone. Giving up runs the faults' undo steps. What is "
+            "injected stays sealed until the exercise ends.",
         ),
     ),
     (
-        r"Everything changed in the project since the exercise started is replaced by the "
-        r"snapshot; the nodes that were running are started again\.",
+        r"Each fault's own undo steps run \(shown above\); nothing else in the lab changes and "
+        r"no node is stopped\. A device or link you removed meanwhile is left as it is\.",
         QT_TRANSLATE_NOOP(
             "CoreText",
-            "Everything changed in the project since the exercise started is replaced by the "
-            "snapshot; the nodes that were running are started again.",
+            "Each fault's own undo steps run (shown above); nothing else in the lab changes and "
+            "no node is stopped. A device or link you removed meanwhile is left as it is.",
         ),
+    ),
+    (
+        r"undo the exercise's faults on (.+)",
+        QT_TRANSLATE_NOOP("CoreText", "undo the exercise's faults on %1"),
+    ),
+    (
+        r"Could not inject “(.+)” on (.+?): (.*)\. Nothing was started and the lab is as it "
+        r"was\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "Could not inject “%1” on %2: %3. Nothing was started and the lab is as it was.",
+        ),
+    ),
+    (
+        r"the lab changed: the link (.+) is no longer in it",
+        QT_TRANSLATE_NOOP("CoreText", "the lab changed: the link %1 is no longer in it"),
+    ),
+    (
+        r"the lab changed: the link (.+) is gone",
+        QT_TRANSLATE_NOOP("CoreText", "the lab changed: the link %1 is gone"),
+    ),
+    (
+        r"the lab changed: (.+) is no longer in it",
+        QT_TRANSLATE_NOOP("CoreText", "the lab changed: %1 is no longer in it"),
+    ),
+    (
+        r"the lab changed: (.+) was replaced by another node",
+        QT_TRANSLATE_NOOP("CoreText", "the lab changed: %1 was replaced by another node"),
+    ),
+    (
+        r"the lab changed: (.+) is not running",
+        QT_TRANSLATE_NOOP("CoreText", "the lab changed: %1 is not running"),
+    ),
+    (
+        r"(.+) does not answer on its console",
+        QT_TRANSLATE_NOOP("CoreText", "%1 does not answer on its console"),
+    ),
+    (
+        r"the link (.+) is no longer in the lab",
+        QT_TRANSLATE_NOOP("CoreText", "the link %1 is no longer in the lab"),
+    ),
+    (
+        r"(.+) is not running, so it was left as it is",
+        QT_TRANSLATE_NOOP("CoreText", "%1 is not running, so it was left as it is"),
+    ),
+    (
+        r"This exercise was sealed by another installation of GNS3 Copilot \(or its keyring was "
+        r"reset\): its answer cannot be read here\.",
+        QT_TRANSLATE_NOOP(
+            "CoreText",
+            "This exercise was sealed by another installation of GNS3 Copilot (or its keyring "
+            "was reset): its answer cannot be read here.",
+        ),
+    ),
+    (
+        r"Only an ended exercise can be undone\.",
+        QT_TRANSLATE_NOOP("CoreText", "Only an ended exercise can be undone."),
+    ),
+    (
+        r"The rehearsal of the exercise left: (.+)\.",
+        QT_TRANSLATE_NOOP("CoreText", "The rehearsal of the exercise left: %1."),
     ),
     (
         r"Choose a passphrase of at least (\d+) characters\.",

@@ -3,10 +3,13 @@
 It sits above the composer of a Practice session and talks to the project's `PracticeEngine`
 (the backend's ``practice()``; a copilot service on another computer has none). Starting asks
 the engine to prepare an exercise and shows its sealed approval with the app's `ApprovalCard`;
-nothing in the lab changes before Approve. While the exercise runs the panel shows the elapsed
-time, each check as passed or failed (never which fault), and the hints given so far; the answer
-appears only once the exercise ended (solved or given up). The conversation shows the injection
-as one "Injected (sealed)" item until then.
+nothing in the lab changes before Approve. Each slow step shows what it does and for how long.
+An exercise opens with its ticket (the symptom as a user would report it). While it runs the
+panel shows the elapsed time, each check as passed, failed or "cannot check" (never which
+fault), and the hints given so far, below the buttons in a results area of its own height, so
+the buttons stay where they are and the chat keeps at least half of the dock. Give up asks
+first. The answer appears only once the exercise ended (solved or given up). The conversation
+shows the injection as one "Injected (sealed)" item until then.
 
 Every engine error is shown in the panel with its text; the buttons come back.
 """
@@ -15,13 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QShowEvent
 from PyQt6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -33,6 +38,7 @@ from PyQt6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QToolButton,
@@ -59,6 +65,8 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.ui.message_view import MessageView
 
 DIFFICULTIES = ("beginner", "intermediate", "advanced")
+RESULTS_HEIGHT = 130
+"""The fixed height of the checks, hints and answer area (it scrolls beyond)."""
 INJECT_TOOL = "inject_practice_faults"  # the engine's name for the sealed injection
 
 
@@ -140,9 +148,16 @@ def score_text(reveal: Reveal) -> str:
 
 
 def checks_text(report: CheckReport) -> str:
-    """Each check, passed or failed (the checks never name the fault)."""
+    """Each check, passed, failed or cannot check (the checks never name the fault)."""
     lines = []
     for check in report.checks:
+        if check.state == "cannot_check":
+            reason = core_text(check.reason) if check.reason else ""
+            state = QCoreApplication.translate("PracticePanel", "cannot check (%1)").replace(
+                "%1", reason
+            )
+            lines.append(f"? {check.title}: {state}")
+            continue
         mark = "✔" if check.passed else "✘"
         state = (
             QCoreApplication.translate("PracticePanel", "passed")
@@ -193,14 +208,22 @@ class PracticePanel(QFrame):
         """The trainer's signing key and the pinned trainer keys (None: exercise files cannot
         be exported or imported here)."""
         self.trust_box: QMessageBox | None = None
+        self.give_up_box: QMessageBox | None = None
+        """The open "Give up this exercise?" question (tests answer it)."""
         self._card: ApprovalCard | None = None
         self._ended_id: str | None = None
         self._restore_request: ApprovalRequest | None = None
         self._busy = False
+        self._progress = ""
+        self._progress_since = 0.0
+        self._watched: QWidget | None = None
         self._build()
         self._timer = QTimer(self)
         self._timer.setInterval(1000)
         self._timer.timeout.connect(self._tick)
+        self._progress_timer = QTimer(self)
+        self._progress_timer.setInterval(500)
+        self._progress_timer.timeout.connect(self._tick_progress)
         self._show_idle()
         self._set_enabled(False)  # until `set_session` found the project's engine
 
@@ -318,6 +341,13 @@ class PracticePanel(QFrame):
         active.addWidget(self.give_up_button)
         layout.addWidget(self.active_row)
 
+        self.ticket_label = _plain_label(self)
+        self.ticket_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Ticket"))
+        self.ticket_label.setStyleSheet(
+            "QLabel { border-left: 3px solid palette(highlight); padding-left: 6px; }"
+        )
+        self.ticket_label.hide()
+        layout.addWidget(self.ticket_label)
         self.status_label = _plain_label(self, "muted")
         self.error_label = _plain_label(self, "errorText")
         self.error_label.setStyleSheet("color: #c62828;")
@@ -333,15 +363,26 @@ class PracticePanel(QFrame):
         self.headline_label.setFont(font)
         self.answer_label = _plain_label(self)
         self.answer_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Answer"))
-        for label in (
-            self.status_label,
-            self.error_label,
-            self.checks_label,
-            self.hints_label,
-            self.headline_label,
-            self.answer_label,
-        ):
-            layout.addWidget(label)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.error_label)
+        # Checks, hints and the answer grow in their own scrolling area below the buttons: the
+        # panel keeps its height, so a new hint never moves a button nor squeezes the chat.
+        self.results = QScrollArea(self)
+        self.results.setObjectName("practiceResults")
+        self.results.setWidgetResizable(True)
+        self.results.setFrameShape(QFrame.Shape.NoFrame)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget(self.results)
+        results = QVBoxLayout(inner)
+        results.setContentsMargins(0, 0, 0, 0)
+        for label in (self.checks_label, self.hints_label, self.headline_label, self.answer_label):
+            label.setParent(inner)
+            results.addWidget(label)
+        results.addStretch(1)
+        self.results.setWidget(inner)
+        self.results.setFixedHeight(RESULTS_HEIGHT)
+        self.results.hide()
+        layout.addWidget(self.results)
 
         self.past_toggle = QToolButton(self)
         self.past_toggle.setText(QCoreApplication.translate("PracticePanel", "Past exercises"))
@@ -361,6 +402,32 @@ class PracticePanel(QFrame):
         self.past_toggle.toggled.connect(self._toggle_past)
         layout.addWidget(self.past_toggle)
         layout.addWidget(self.past_list)
+
+    # --- the chat keeps at least half of the height --------------------------------------------
+
+    def showEvent(self, event: QShowEvent | None) -> None:
+        """Follow the parent's height from the first show on (see `eventFilter`)."""
+        parent = self.parentWidget()
+        if parent is not None and parent is not self._watched:
+            if self._watched is not None:
+                self._watched.removeEventFilter(self)
+            parent.installEventFilter(self)
+            self._watched = parent
+            self._fit(parent.height())
+        super().showEvent(event)
+
+    def eventFilter(self, watched: QObject | None, event: QEvent | None) -> bool:
+        """The parent was resized: the panel takes at most half of it."""
+        if watched is self._watched and event is not None and event.type() == QEvent.Type.Resize:
+            assert self._watched is not None
+            self._fit(self._watched.height())
+        return False
+
+    def _fit(self, parent_height: int) -> None:
+        limit = max(120, parent_height // 2)
+        self.setMaximumHeight(limit)
+        # the results area gives way first; the buttons and the ticket stay whole
+        self.results.setFixedHeight(max(48, min(RESULTS_HEIGHT, limit - 150)))
 
     def _toggle_past(self, shown: bool) -> None:
         self.past_list.setVisible(shown)
@@ -437,7 +504,23 @@ class PracticePanel(QFrame):
         for label in (self.checks_label, self.hints_label, self.headline_label, self.answer_label):
             label.clear()
             label.hide()
+        self.results.hide()
+        self.ticket_label.clear()
+        self.ticket_label.hide()
         self.hints = []
+
+    def _show_result(self, label: QLabel, text: str) -> None:
+        """Put ``text`` in one label of the results area, shown, scrolled to it."""
+        label.setText(text)
+        label.show()
+        self.results.show()
+        self.results.ensureWidgetVisible(label)
+
+    def _show_ticket(self, ticket: str) -> None:
+        self.ticket_label.setText(
+            QCoreApplication.translate("PracticePanel", "Ticket: %1").replace("%1", ticket)
+        )
+        self.ticket_label.setVisible(bool(ticket))
 
     def _drop_card(self) -> None:
         self.export_button.setVisible(False)
@@ -456,7 +539,10 @@ class PracticePanel(QFrame):
         self._busy = True
         self._set_enabled(False)
         self._error("")
-        self._say(progress)
+        self._progress, self._progress_since = progress, time.monotonic()
+        if progress:  # a quick step (a hint) leaves the status line, and the layout, alone
+            self._say(progress)
+            self._progress_timer.start()
         ok = False
         try:
             await work()
@@ -470,8 +556,17 @@ class PracticePanel(QFrame):
         finally:
             self._busy = False
             if not sip.isdeleted(self):
+                self._progress_timer.stop()
+                self._progress = ""
                 self._set_enabled(True)
         return ok
+
+    def _tick_progress(self) -> None:
+        """The step under way with its elapsed time ("Injecting… 3 s")."""
+        if not self._progress or not self.status_label.text().startswith(self._progress):
+            return  # the step already said how it went
+        seconds = int(time.monotonic() - self._progress_since)
+        self._say(f"{self._progress} {duration_text(seconds)}")
 
     # --- session ----------------------------------------------------------------------------
 
@@ -515,6 +610,7 @@ class PracticePanel(QFrame):
         if active is not None:
             self.exercise_id = active.exercise_id
             self._show_active(active.started_at)
+            self._show_ticket(active.ticket)
             self._sealed_item(active.exercise_id)
         await self._show_imported()
         topics = await self.engine.topics()
@@ -561,7 +657,8 @@ class PracticePanel(QFrame):
             self.exercise_id = plan.exercise_id
             self._say(
                 QCoreApplication.translate(
-                    "PracticePanel", "Approve to start: the lab is saved in a snapshot first."
+                    "PracticePanel",
+                    "Approve to start: the faults go into the running lab; nothing is stopped.",
                 )
             )
             self._show_card(plan.approval, self._inject_decided)
@@ -594,7 +691,8 @@ class PracticePanel(QFrame):
             self.start_imported_button.hide()
             self._say(
                 QCoreApplication.translate(
-                    "PracticePanel", "Approve to start: the lab is saved in a snapshot first."
+                    "PracticePanel",
+                    "Approve to start: the faults go into the running lab; nothing is stopped.",
                 )
             )
             self._show_card(plan.approval, self._inject_decided)
@@ -636,7 +734,9 @@ class PracticePanel(QFrame):
 
         await self._guarded(
             QCoreApplication.translate(
-                "PracticePanel", "Stopping the lab to export it… (it starts again after)"
+                "PracticePanel",
+                "Trying each fault on the lab, then stopping the lab to export it… (it starts "
+                "again after)",
             ),
             export,
         )
@@ -754,6 +854,40 @@ class PracticePanel(QFrame):
             self.trust_box = None
             box.deleteLater()
 
+    async def ask_give_up(self) -> bool:
+        """Whether the learner really gives up (the answer is shown and the score is 0).
+        Asked without a nested event loop, like `ask_trust`."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("PracticePanel", "Give up this exercise?"),
+            QCoreApplication.translate(
+                "PracticePanel",
+                "The answer will be shown and the exercise scores 0. You can then undo the "
+                "faults in the lab.",
+            ),
+            QMessageBox.StandardButton.Cancel,
+            self.window(),
+        )
+        give_up = box.addButton(
+            QCoreApplication.translate("PracticePanel", "Give up and show the answer"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.give_up_box = box
+        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def finished(_result: int) -> None:
+            if not answered.done():
+                answered.set_result(box.clickedButton() is give_up)
+
+        box.finished.connect(finished)
+        box.open()
+        try:
+            return await answered
+        finally:
+            self.give_up_box = None
+            box.deleteLater()
+
     def ask_passphrase(self, confirm: bool) -> str | None:
         """The passphrase (asked twice to export); None when cancelled or not the same."""
         title = QCoreApplication.translate("PracticePanel", "Exercise passphrase")
@@ -845,15 +979,20 @@ class PracticePanel(QFrame):
             self._drop_card()
             self._say(
                 QCoreApplication.translate(
-                    "PracticePanel", "Exercise started: find what is broken and fix it."
+                    "PracticePanel",
+                    "Exercise started (every fault confirmed): find what is broken and fix it.",
                 )
             )
             self._show_active(record.started_at)
+            self._show_ticket(record.ticket)
             self._sealed_item(exercise_id)
             await self._refresh_past()
 
         ok = await self._guarded(
-            QCoreApplication.translate("PracticePanel", "Taking a snapshot… injecting…"), inject
+            QCoreApplication.translate(
+                "PracticePanel", "Injecting the faults and confirming each on its device…"
+            ),
+            inject,
         )
         if not ok and not sip.isdeleted(self):
             self._drop_card()
@@ -887,10 +1026,17 @@ class PracticePanel(QFrame):
         async def check() -> None:
             assert self.engine is not None
             report = await self.engine.check(exercise_id)
-            self.checks_label.setText(checks_text(report))
-            self.checks_label.show()
+            self._show_result(self.checks_label, checks_text(report))
             if report.solved and report.reveal is not None:
                 self._ended(exercise_id, report.reveal, score_text(report.reveal))
+            elif any(c.state == "cannot_check" for c in report.checks):
+                self._say(
+                    QCoreApplication.translate(
+                        "PracticePanel",
+                        "Some checks cannot run: the lab changed (a node or link the exercise "
+                        "uses is gone, replaced or stopped). Put it back, then check again.",
+                    )
+                )
             else:
                 self._say(
                     QCoreApplication.translate(
@@ -908,15 +1054,16 @@ class PracticePanel(QFrame):
         async def hint() -> None:
             assert self.engine is not None
             self.hints.append(await self.engine.hint(exercise_id))
-            self.hints_label.setText("\n".join(self.hints))
-            self.hints_label.show()
-            self._say("")
+            # the status line stays as it was: a hint changes no height above the results
+            self._show_result(self.hints_label, "\n".join(self.hints))
 
         await self._guarded("", hint)
 
     async def _give_up(self) -> None:
         exercise_id = self.exercise_id
-        if exercise_id is None:
+        if exercise_id is None or self._busy:
+            return
+        if not await self.ask_give_up():
             return
 
         async def give_up() -> None:
@@ -931,7 +1078,7 @@ class PracticePanel(QFrame):
             if given.restore is not None:
                 self._say(
                     QCoreApplication.translate(
-                        "PracticePanel", "Restore the lab as it was before the exercise?"
+                        "PracticePanel", "Undo the exercise's faults in the lab?"
                     )
                 )
                 self._show_card(given.restore, self._restore_decided)
@@ -947,16 +1094,18 @@ class PracticePanel(QFrame):
     async def _restore(self, exercise_id: str) -> None:
         async def restore() -> None:
             assert self.engine is not None
-            await self.engine.restore(exercise_id)
+            left = await self.engine.restore(exercise_id)
             self._drop_card()
-            self._say(
-                QCoreApplication.translate(
-                    "PracticePanel", "The lab is back as it was before the exercise."
-                )
-            )
+            self._restore_request = None
+            text = QCoreApplication.translate("PracticePanel", "The exercise's faults were undone.")
+            if left:
+                text += " " + QCoreApplication.translate(
+                    "PracticePanel", "Left as they are (the lab changed): %1."
+                ).replace("%1", "; ".join(core_text(t) for t in left))
+            self._say(text)
 
         ok = await self._guarded(
-            QCoreApplication.translate("PracticePanel", "Restoring the snapshot…"), restore
+            QCoreApplication.translate("PracticePanel", "Undoing the faults…"), restore
         )
         if not ok and self._restore_request is not None and not sip.isdeleted(self):
             self._show_card(self._restore_request, self._restore_decided)  # offered again
@@ -966,10 +1115,9 @@ class PracticePanel(QFrame):
         self._timer.stop()
         self._show_idle()
         self._say("")
-        self.headline_label.setText(headline)
-        self.headline_label.show()
-        self.answer_label.setText(reveal_text(reveal))
-        self.answer_label.show()
+        self._show_result(self.headline_label, headline)
+        self._show_result(self.answer_label, reveal_text(reveal))
+        self.results.ensureWidgetVisible(self.headline_label)
         self._unseal_item(exercise_id, reveal)
         self._spawn(self._refresh_after())
         self.exercise_ended.emit(exercise_id)

@@ -200,7 +200,7 @@ class ServiceBackend:
         so the sealed answers never enter a session. One engine per project and login.
         """
         from gns3_copilot_desktop.core.practice.engine import PracticeEngine
-        from gns3_copilot_desktop.core.practice.store import ExerciseStore
+        from gns3_copilot_desktop.core.practice.store import ExerciseStore, sealing_key
 
         project_id = project_id or self.project_id
         if project_id is None:
@@ -210,7 +210,8 @@ class ServiceBackend:
         cached = self._engines.get(project_id)
         if cached is not None and cached[0] is client:
             return cached[1]
-        store = ExerciseStore(service.store.db_path.parent / PRACTICE_DB_NAME)
+        key = await sealing_key(self.workspace.secrets)  # answers sealed by this installation
+        store = ExerciseStore(service.store.db_path.parent / PRACTICE_DB_NAME, key)
         engine = PracticeEngine(client, project_id, store, server_url=self.workspace.server_url)
         self._engines[project_id] = (client, engine)
         return engine

@@ -928,7 +928,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="704" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="767" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1374,347 +1374,407 @@
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="494" />
-        <source>restore the snapshot '%1'</source>
-        <translation>恢复快照“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="496" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="501" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="505" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="509" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="515" />
-        <source>First the running VPCS configurations are saved and the running nodes are stopped for a snapshot of the project (GNS3 needs a stopped project), then started again; giving up restores that snapshot. What is injected stays sealed until the exercise ends.</source>
-        <translation>先保存正在运行的 VPCS 配置，并停止正在运行的节点以便为项目创建快照（GNS3 只能为已停止的项目创建快照），然后重新启动；放弃时会恢复该快照。注入的内容在练习结束前保持密封。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
+        <source>The faults are injected into the running lab by their own steps (device consoles, the GNS3 link settings) and saved where the device keeps a startup configuration; no node is stopped. The exercise starts once each fault is confirmed; if one cannot be, everything injected is undone. Giving up runs the faults' undo steps. What is injected stays sealed until the exercise ends.</source>
+        <translation>故障按各自的步骤注入正在运行的实验(设备控制台、GNS3 链路设置),并保存到设备的启动配置中(如有);不会停止任何节点。每个故障都确认生效后练习才开始;若有一个无法确认,已注入的全部撤销。放弃时运行各故障的撤销步骤。练习结束前,注入的内容保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="526" />
-        <source>Everything changed in the project since the exercise started is replaced by the snapshot; the nodes that were running are started again.</source>
-        <translation>自练习开始以来项目中的所有更改都会被快照替换；原先运行的节点会重新启动。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
+        <source>Each fault's own undo steps run (shown above); nothing else in the lab changes and no node is stopped. A device or link you removed meanwhile is left as it is.</source>
+        <translation>运行每个故障自己的撤销步骤(见上);实验中其他内容不变,也不会停止任何节点。期间你删除的设备或链路保持原样。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="534" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
+        <source>undo the exercise's faults on %1</source>
+        <translation>撤销练习在 %1 上的故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="541" />
+        <source>Could not inject “%1” on %2: %3. Nothing was started and the lab is as it was.</source>
+        <translation>无法在 %2 上注入“%1”:%3。练习未开始,实验保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
+        <source>the lab changed: the link %1 is no longer in it</source>
+        <translation>实验已改变:链路 %1 已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <source>the lab changed: the link %1 is gone</source>
+        <translation>实验已改变:链路 %1 已被删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
+        <source>the lab changed: %1 is no longer in it</source>
+        <translation>实验已改变:%1 已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <source>the lab changed: %1 was replaced by another node</source>
+        <translation>实验已改变:%1 已被另一个节点取代</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <source>the lab changed: %1 is not running</source>
+        <translation>实验已改变:%1 未在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
+        <source>%1 does not answer on its console</source>
+        <translation>%1 的控制台没有响应</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
+        <source>the link %1 is no longer in the lab</source>
+        <translation>链路 %1 已不在实验中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
+        <source>%1 is not running, so it was left as it is</source>
+        <translation>%1 未在运行,因此保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
+        <source>This exercise was sealed by another installation of GNS3 Copilot (or its keyring was reset): its answer cannot be read here.</source>
+        <translation>此练习由另一个 GNS3 Copilot 安装密封(或其密钥环已被重置):此处无法读取其答案。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="589" />
+        <source>Only an ended exercise can be undone.</source>
+        <translation>只能撤销已结束的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
+        <source>The rehearsal of the exercise left: %1.</source>
+        <translation>练习预演后遗留:%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="538" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="542" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="615" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="563" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="640" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="586" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="594" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="598" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="676" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="685" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="693" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="642" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="705" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="652" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="715" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="655" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="718" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="720" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="721" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="722" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="723" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="724" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="725" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="663" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="726" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="664" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="727" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="728" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="666" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="729" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="730" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="668" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="731" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="732" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="734" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="735" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="673" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="736" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="677" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="740" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="678" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="741" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="679" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="742" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="743" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="681" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="744" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="745" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="683" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="746" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="684" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="747" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="748" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="686" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="749" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="687" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="750" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="688" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="751" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="689" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="752" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="690" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="753" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="691" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="692" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="755" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="756" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="694" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="757" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="758" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="759" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="760" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="698" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="761" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="699" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="762" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="700" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="763" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="817" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -2334,263 +2394,278 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="86" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="87" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="88" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="89" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="90" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="100" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="104" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="110" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="114" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="124" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="130" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="135" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="143" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="156" />
+        <source>cannot check (%1)</source>
+        <translation>无法检查(%1)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="163" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="165" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="197" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="218" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="241" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="246" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="523" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="247" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="234" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="230" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="257" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="251" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="237" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="252" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="275" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="259" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="282" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="286" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="289" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="273" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="296" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="301" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="324" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="304" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="327" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="330" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="326" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="345" />
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="356" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="329" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="359" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="335" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="365" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="357" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="352" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="393" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="388" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="474" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="521" />
+        <source>Ticket: %1</source>
+        <translation>工单:%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="535" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="631" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="596" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="563" />
-        <source>Approve to start: the lab is saved in a snapshot first.</source>
-        <translation>批准后开始：会先为实验保存一个快照。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="659" />
+        <source>Approve to start: the faults go into the running lab; nothing is stopped.</source>
+        <translation>批准后开始:故障注入正在运行的实验;不会停止任何节点。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="604" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="724" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="638" />
-        <source>Stopping the lab to export it… (it starts again after)</source>
-        <translation>正在停止实验以导出…（导出后会重新启动）</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="736" />
+        <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
+        <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="758" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="769" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="682" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="782" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="688" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="788" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="796" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="802" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="720" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="820" />
         <source>This exercise is signed by %1, whose key this computer has not seen before.
 
 Key fingerprint: %2
@@ -2603,123 +2678,148 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="731" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="831" />
         <source>Trust this trainer's key?</source>
         <translation>信任此培训师的密钥？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="838" />
         <source>Trust and import</source>
         <translation>信任并导入</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="862" />
+        <source>Give up this exercise?</source>
+        <translation>放弃此练习?</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="863" />
+        <source>The answer will be shown and the exercise scores 0. You can then undo the faults in the lab.</source>
+        <translation>将显示答案,本次练习得 0 分。之后你可以撤销实验中的故障。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="872" />
+        <source>Give up and show the answer</source>
+        <translation>放弃并显示答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="893" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="763" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="897" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="767" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="901" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="776" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="910" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="783" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="917" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="794" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="928" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="814" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="800" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="948" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="934" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="812" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="946" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="847" />
-        <source>Exercise started: find what is broken and fix it.</source>
-        <translation>练习已开始：找出故障并修复它。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="981" />
+        <source>Exercise started (every fault confirmed): find what is broken and fix it.</source>
+        <translation>练习已开始(每个故障均已确认):找出故障并修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="856" />
-        <source>Taking a snapshot… injecting…</source>
-        <translation>正在创建快照…正在注入…</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="992" />
+        <source>Injecting the faults and confirming each on its device…</source>
+        <translation>正在注入故障并在设备上逐一确认……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1014" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1034" />
+        <source>Some checks cannot run: the lab changed (a node or link the exercise uses is gone, replaced or stopped). Put it back, then check again.</source>
+        <translation>部分检查无法运行:实验已改变(练习用到的节点或链路已删除、被替换或已停止)。恢复后再检查。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1042" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="901" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1047" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="928" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1075" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="933" />
-        <source>Restore the lab as it was before the exercise?</source>
-        <translation>将实验恢复到练习开始前的状态吗？</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1080" />
+        <source>Undo the exercise's faults in the lab?</source>
+        <translation>撤销实验中的练习故障?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="945" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1092" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="953" />
-        <source>The lab is back as it was before the exercise.</source>
-        <translation>实验已恢复到练习开始前的状态。</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1100" />
+        <source>The exercise's faults were undone.</source>
+        <translation>练习的故障已撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="959" />
-        <source>Restoring the snapshot…</source>
-        <translation>正在恢复快照…</translation>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1102" />
+        <source>Left as they are (the lab changed): %1.</source>
+        <translation>保持原样(实验已改变):%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="994" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1108" />
+        <source>Undoing the faults…</source>
+        <translation>正在撤销故障……</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1142" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1006" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1154" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1023" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1171" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1193" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -2754,42 +2854,42 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="367" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="370" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="371" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="380" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="381" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="423" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="424" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="433" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="439" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="444" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="445" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="450" />
+        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="451" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
@@ -2886,13 +2986,13 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="354" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="325" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="175" />
         <source>Pin</source>
         <translation>置顶</translation>
@@ -2908,7 +3008,7 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="383" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
         <source>Delete session</source>
         <translation>删除会话</translation>
@@ -2919,7 +3019,7 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="404" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="406" />
         <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
         <source>Export session</source>
         <translation>导出会话</translation>
@@ -2940,57 +3040,57 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="287" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="323" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="353" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="355" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="382" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="384" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="398" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="408" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="422" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="432" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="434" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="438" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="487" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="489" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="522" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="524" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -3518,12 +3618,12 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>ToolName</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="771" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="834" />
         <source>Set up the exercise</source>
         <translation>准备练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="835" />
         <source>Restore the lab</source>
         <translation>恢复实验</translation>
     </message>
@@ -3618,17 +3718,17 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="196" />
         <source>Project statistics</source>
         <translation>项目统计</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="236" />
         <source>List snapshots</source>
         <translation>列出快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="312" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/inspect_tools.py" line="317" />
         <source>Template details</source>
         <translation>模板详情</translation>
     </message>

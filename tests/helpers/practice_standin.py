@@ -212,15 +212,16 @@ class PracticeStandIn:
         restore = ApprovalRequest(
             tool_call_id=f"practice-restore-{exercise_id}",
             tool_name=RESTORE_TOOL,
-            arguments={"exercise": exercise_id, "snapshot": "before exercise"},
-            summary="restore the snapshot 'before exercise'",
+            arguments={"exercise": exercise_id},
+            summary="undo the exercise's faults on PC1",
             risk="change",
-            destructive=True,
+            destructive=False,
         )
         return GiveUp(self._reveal(record), restore)
 
-    async def restore(self, exercise_id: str) -> None:
+    async def restore(self, exercise_id: str) -> list[str]:
         self._called("restore")
+        return []
 
     async def history(self) -> list[ExerciseRecord]:
         self._called("history")

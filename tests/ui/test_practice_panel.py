@@ -3,15 +3,18 @@
 PC1 (192.0.2.1/24) and PC2 (192.0.2.2/24) are linked and started. In a Practice session the panel
 prepares a wrong-address exercise, shows its sealed approval, injects after Approve, the check
 fails, a hint, the learner fixes PC1 over the console, the check passes and the score is shown and
-listed. Until the exercise ends, no widget of the chat shows what was injected. (Give up and the
-snapshot's restore take a second stop-and-start of the lab: the engine's live test covers them on
-this lab, and tests/ui/test_session_modes.py covers their UI with a scripted engine stand-in.)
+listed. Until the exercise ends, no widget of the chat shows what was injected. The injection
+shows its step with the elapsed time, the exercise opens with its ticket, a hint does not move
+the buttons, the panel leaves the chat at least half of the height; a second exercise is given
+up (after the question), its faults undone by approval with no error, and both stay listed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import re
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,7 +60,9 @@ def live_lab(
         client, pid, pc1, pc2 = await stack.enter_async_context(
             two_linked_pcs(gns3_vpcs_lab, "practice-ui")
         )
-        engine = PracticeEngine(client, pid, ExerciseStore(tmp_path / "practice.db"))
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
         await engine._power([pc1.name, pc2.name], "started")  # bounded wait on the server
         lab = PracticeLab(client, pid, engine)
         for name, address in ADDRESSES.items():
@@ -125,9 +130,20 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     assert not card.items[0].always.isVisible()
     assert drive(qtbot, lab.pings("PC1", ADDRESSES["PC2"]))  # nothing changed yet
     card.items[0].approve.click()
-    qtbot.waitUntil(lambda: "Taking a snapshot" in practice.status_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "Injecting the faults" in practice.status_label.text(), timeout=5000)
     assert not practice.check_button.isEnabled()
+    qtbot.waitUntil(  # the step under way, with its elapsed time
+        lambda: (
+            re.search(r"on its device… \d+ s$", practice.status_label.text()) is not None
+            or practice.active_row.isVisible()
+        ),
+        timeout=60000,
+    )
     qtbot.waitUntil(lambda: practice.active_row.isVisible(), timeout=60000)
+    assert "every fault confirmed" in practice.status_label.text()
+    ticket = practice.ticket_label.text()
+    assert practice.ticket_label.isVisible() and ticket.startswith("Ticket: PC1 cannot reach PC2")
+    assert "{" not in ticket
     exercise_id = practice.exercise_id
     assert exercise_id is not None
     item = panel.view.card(f"practice-inject-{exercise_id}")
@@ -140,8 +156,12 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     qtbot.waitUntil(lambda: practice.check_button.isEnabled(), timeout=30000)
     assert "failed" in practice.checks_label.text()
     assert "Not fixed yet" in practice.status_label.text()
+    buttons_at = practice.check_button.mapTo(panel, practice.check_button.rect().topLeft())
     click_when_enabled(qtbot, practice.hint_button)
     qtbot.waitUntil(lambda: practice.hints_label.isVisible(), timeout=10000)
+    qtbot.wait(50)  # the layout settles
+    assert practice.check_button.mapTo(panel, practice.check_button.rect().topLeft()) == buttons_at
+    assert practice.height() <= panel.height() // 2
     assert practice.hints_label.text().startswith("Hint 1 of 3: ")
     hint = load_catalog().get("vpcs-wrong-address").hints[0]
     assert hint in practice.hints_label.text()
@@ -163,6 +183,31 @@ def test_an_exercise_injected_checked_hinted_fixed_and_scored(
     )
     practice.past_toggle.click()
     assert practice.past_list.isVisible()
-    row = practice.past_list.item(0)
+
+    # Give up asks first; the faults are undone by approval, cleanly; history stays.
+    practice.fault_ids = ["link-suspended"]
+    click_when_enabled(qtbot, practice.start_button)
+    qtbot.waitUntil(lambda: practice._card is not None, timeout=30000)
+    the_card(practice).items[0].approve.click()
+    qtbot.waitUntil(lambda: practice.active_row.isVisible(), timeout=60000)
+    click_when_enabled(qtbot, practice.give_up_button)
+    qtbot.waitUntil(lambda: practice.give_up_box is not None, timeout=5000)
+    assert not practice.answer_label.isVisible()  # nothing revealed before the answer
+    box = practice.give_up_box
+    assert box is not None
+    [give_up] = [b for b in box.buttons() if b.text() == "Give up and show the answer"]
+    give_up.click()
+    qtbot.waitUntil(lambda: practice._card is not None, timeout=30000)
+    assert "A link that carries nothing (on PC1 <-> PC2)" in practice.answer_label.text()
+    undo = the_card(practice).items[0]
+    assert undo.summary == "undo the exercise's faults on PC1, PC2"
+    undo.approve.click()
+    qtbot.waitUntil(lambda: "faults were undone" in practice.status_label.text(), timeout=60000)
+    assert not practice.error_label.isVisible() and practice._card is None
+    assert drive(qtbot, lab.pings("PC1", ADDRESSES["PC2"]))
+    qtbot.waitUntil(lambda: practice.past_list.count() == 2, timeout=10000)
+    rows = [practice.past_list.item(i).text() for i in range(2)]  # type: ignore[union-attr]
+    assert "given up" in rows[0] and "solved" in rows[1]
+    row = practice.past_list.item(1)  # the solved one kept its history
     assert row is not None and "Beginner" in row.text() and "solved" in row.text()
     assert "score 85" in row.text()

@@ -122,7 +122,11 @@ def test_a_solved_exercise_with_its_errors_shown_and_nothing_sealed_before_the_e
     assert card is not None and card.items[0].summary == "inject 2 intermediate faults on 1 device"
     engine.gate = asyncio.Event()
     card.items[0].approve.click()
-    qtbot.waitUntil(lambda: view.status_label.text() == "Taking a snapshot… injecting…")
+    qtbot.waitUntil(
+        lambda: view.status_label.text().startswith(
+            "Injecting the faults and confirming each on its device…"
+        )
+    )
     assert not view.start_button.isEnabled()
     engine.gate.set()
     qtbot.waitUntil(lambda: view.active_row.isVisible())
@@ -182,20 +186,32 @@ def test_rejecting_injects_nothing_and_give_up_offers_the_restore(
     view._card.items[0].approve.click()  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: view.active_row.isVisible())
     view.give_up_button.click()
+    qtbot.waitUntil(lambda: view.give_up_box is not None)  # asked first
+    box = view.give_up_box
+    assert box is not None and not view.answer_label.isVisible()
+    box.reject()  # "Cancel": nothing happens
+    qtbot.waitUntil(lambda: view.give_up_box is None)
+    assert "give_up" not in engine.calls and view.active_row.isVisible()
+    view.give_up_button.click()
+    qtbot.waitUntil(lambda: view.give_up_box is not None)
+    box = view.give_up_box
+    assert box is not None
+    [yes] = [b for b in box.buttons() if b.text() == "Give up and show the answer"]
+    yes.click()
     qtbot.waitUntil(lambda: view.answer_label.isVisible())
     assert view.headline_label.text() == "You gave up. Here is the answer."
     assert SECRET_TITLE in view.answer_label.text()
     restore = view._card
-    assert restore is not None and restore.items[0].request.tool_name == "restore_practice_snapshot"
-    engine.failures["restore"] = PracticeError("The snapshot could not be restored.")
+    assert restore is not None and restore.items[0].request.tool_name == "restore_practice_lab"
+    engine.failures["restore"] = PracticeError("The faults could not be undone.")
     restore.items[0].approve.click()
     qtbot.waitUntil(lambda: view.error_label.isVisible())
-    assert view.error_label.text() == "The snapshot could not be restored."
+    assert view.error_label.text() == "The faults could not be undone."
     assert view.start_button.isEnabled()  # a new exercise may still start
     again = view._card  # and the restore is offered again
     assert again is not None and again is not restore and not again.done
     again.items[0].approve.click()
-    qtbot.waitUntil(lambda: "back as it was" in view.status_label.text())
+    qtbot.waitUntil(lambda: "faults were undone" in view.status_label.text())
     assert engine.calls.count("restore") == 2 and view.error_label.isHidden()
 
 

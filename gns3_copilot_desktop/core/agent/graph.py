@@ -16,6 +16,7 @@ Everything run-specific and secret arrives through the runtime context (`RunCont
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -494,7 +495,8 @@ class _ToolNode:
         self._tools = tools
 
     async def __call__(self, state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        ctx = runtime.context
+        # tools see the session's own mode (Practice shows links as the GNS3 canvas does)
+        ctx = dataclasses.replace(runtime.context, mode=state.get("mode") or runtime.context.mode)
         last = _last_ai(state.get("messages") or [])
         if last is None:
             return {}

@@ -30,7 +30,7 @@ PARAMETERS = frozenset(
         "node", "peer", "link", "address", "prefix", "mask", "gateway", "peer_address",
         "wrong_address", "wrong_prefix", "wrong_mask", "wrong_gateway", "interface", "network",
         "wildcard", "next_hop", "ospf_process", "area", "wrong_area", "vlan", "wrong_vlan", "mtu",
-        "asn", "wrong_asn", "neighbor", "neighbor_asn",
+        "asn", "wrong_asn", "neighbor", "neighbor_asn", "beyond", "beyond_node",
     }
 )  # fmt: skip
 """The placeholders the catalog may use."""
@@ -58,6 +58,9 @@ class Steps(_Strict):
     console: list[str] = Field(default_factory=list)
     config: list[str] = Field(default_factory=list)
     link: LinkAction | None = None
+    offline: bool = False
+    """Run the console commands while the node's links are suspended, as on a host configured
+    while unplugged (VPCS refuses an address that another host answers for)."""
 
     @model_validator(mode="after")
     def _not_empty(self) -> Steps:
@@ -73,10 +76,12 @@ class Steps(_Strict):
 class Check(_Strict):
     """One thing that is true once the fault is fixed.
 
-    ``ping``: ``from`` (a node) reaches ``to`` (an address) over the console; ``link``: the
-    fault's link is not suspended and has no filters (GNS3 API); ``show``: ``command`` on the
-    fault's node prints something matching the regular expression ``expect`` (or, with
-    ``absent``, nothing matching it).
+    ``ping``: ``from`` (a node) reaches ``to`` (an address) over the console with ``count``
+    echoes, at most ``max_loss`` percent of them lost (99: one answer is enough) and, with
+    ``max_rtt_ms``, every answer within that time; ``link``: the fault's link (or a link that
+    replaced it between the same nodes) is not suspended and has no filters (GNS3 API);
+    ``show``: ``command`` on the fault's node prints something matching the regular expression
+    ``expect`` (or, with ``absent``, nothing matching it).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -87,6 +92,9 @@ class Check(_Strict):
     command: str | None = None
     expect: str | None = None
     absent: bool = False
+    count: int = Field(default=2, ge=1, le=20)
+    max_loss: int = Field(default=99, ge=0, le=99)
+    max_rtt_ms: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _fields_of_kind(self) -> Check:
@@ -114,6 +122,14 @@ class Fault(_Strict):
     undo: dict[str, Steps]
     checks: list[Check] = Field(min_length=1)
     symptoms: str = Field(min_length=10)
+    ticket: str = Field(min_length=10)
+    """What the learner hears first, as a user would report it ("PC1 cannot reach PC2 since
+    this morning"); placeholders are filled from the lab."""
+    known_issue: str = ""
+    """Why the fault is not drawn at random (a trainer may still name it), when it is not safe
+    on some device version."""
+    level_note: str = ""
+    """Why the fault has its level, where that is not obvious (a fault GNS3 draws on screen)."""
     hints: list[str] = Field(min_length=3, max_length=3)
 
     @field_validator("topic")
@@ -133,6 +149,12 @@ class Fault(_Strict):
             raise ValueError("a link fault applies to links only")
         texts = [t for s in (*self.inject.values(), *self.undo.values()) for t in s.texts()]
         texts += [t for c in self.checks for t in c.texts()]
+        texts.append(self.ticket)
+        shown_as_is = [self.title, self.symptoms, self.level_note, self.known_issue, *self.hints]
+        if any("{" in t or "}" in t for t in shown_as_is):
+            raise ValueError(
+                "title, symptoms, level note and hints are shown as written: no braces"
+            )
         unknown = sorted({p for t in texts for p in placeholders(t)} - PARAMETERS)
         if unknown:
             raise ValueError(f"unknown placeholders: {', '.join(unknown)}")

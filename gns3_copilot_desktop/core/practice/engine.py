@@ -2,11 +2,13 @@
 
 The flow a learner sees: `prepare` reads the lab and picks faults that apply to it, and returns a
 sealed approval ("inject 1 intermediate fault on 2 devices") without touching anything;
-`approve` takes a GNS3 snapshot, then injects through the device consoles and the GNS3 link API;
-`check` runs the faults' checks against the real lab and answers passed or failed for each,
-never which fault it was; `hint` climbs the hint ladder; `give_up` reveals the answer and
-offers a restore of the snapshot, which `restore` runs. Everything sealed stays in the
-`ExerciseStore`; what this module returns before an exercise ends never holds it.
+`approve` injects each fault by its own steps (device consoles, the GNS3 link API) on the
+running lab, reads it back and starts the exercise only when every fault is there and breaks
+its checks; `check` runs the faults' checks against the real lab and answers passed, failed or
+cannot check for each, never which fault it was; `hint` climbs the hint ladder; `give_up`
+reveals the answer and offers to run the faults' undo steps, which `restore` runs. No node is
+stopped and no GNS3 snapshot is taken. Everything sealed stays in the `ExerciseStore`; what this
+module returns before an exercise ends never holds it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
@@ -28,6 +31,7 @@ from gns3_copilot_desktop.core.devices import (
     save_running_vpcs,
     target_for_node,
 )
+from gns3_copilot_desktop.core.errors import CopilotError, Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.archive_check import (
     ArchiveLimits,
@@ -58,14 +62,19 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest
 log = logging.getLogger(__name__)
 
 INJECT_TOOL = "inject_practice_faults"
-RESTORE_TOOL = "restore_practice_snapshot"
+RESTORE_TOOL = "restore_practice_lab"
 PLATFORM_OF_NODE_TYPE = {"vpcs": "vpcs", "dynamips": "ios", "iou": "ios", "docker": "linux"}
 BOUND_PLATFORMS = frozenset({"vpcs", "link"})
 """The platforms whose parameters the engine can read from a lab today; faults of the others
 stay in the catalog and are not picked."""
+ALWAYS_ON = frozenset(
+    {"ethernet_switch", "ethernet_hub", "cloud", "nat", "frame_relay_switch", "atm_switch"}
+)
+"""Node types GNS3 reports as started and never stops: they are not powered or waited on."""
 HINT_COST = 15
 START_WAIT_S = 120.0
-BOOT_WAIT_S = 60.0
+RECHECK_DELAY_S = 3.0
+CheckState = Literal["passed", "failed", "cannot_check"]
 NO_PACKET = "len < 1"
 """A BPF filter that matches no frame (see `PracticeEngine._heal_link`)."""
 
@@ -80,11 +89,18 @@ class ExercisePlan:
 
 @dataclass(frozen=True)
 class CheckOutcome:
-    """One check as the learner sees it."""
+    """One check as the learner sees it: ``state`` is ``cannot_check`` when its device or link
+    is gone, stopped or silent (``reason`` says which), never a pass."""
 
     number: int
     title: str
     passed: bool
+    state: CheckState = "failed"
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.passed and self.state != "passed":
+            object.__setattr__(self, "state", "passed")
 
 
 @dataclass(frozen=True)
@@ -167,6 +183,8 @@ class PracticeEngine:
         self._catalog = catalog or load_catalog()
         self._options = console_options or ConsoleOptions(command_timeout=20.0)
         self._rng = rng or random.Random()
+        self.recheck_delay_s = RECHECK_DELAY_S
+        """How long a passing lab is left before its second check."""
 
     # --- prepare and inject ---------------------------------------------------------------
 
@@ -200,8 +218,13 @@ class PracticeEngine:
             pool = [
                 c
                 for c in candidates
-                if c.fault.difficulty == difficulty and (topic is None or c.fault.topic == topic)
+                if c.fault.difficulty == difficulty
+                and (topic is None or c.fault.topic == topic)
+                and not c.fault.known_issue
             ]
+            # a fault whose checks the lab does not pass now (no host beyond the gateway, ...)
+            # could never be scored: draw among those it passes
+            pool = [c for c in pool if not await self._failing(c)]
             chosen = self._draw(pool, count, await self._used_faults())
         if not chosen:
             raise PracticeError(
@@ -209,9 +232,7 @@ class PracticeEngine:
                 "the hosts addresses, or choose another level or topic."
             )
         for candidate in chosen:
-            failing = [
-                c.title for c, ok in zip(*await self._run_checks(candidate), strict=True) if not ok
-            ]
+            failing = await self._failing(candidate)
             if failing:
                 raise PracticeError(
                     "The lab does not work yet, so an exercise could not be checked: "
@@ -226,6 +247,7 @@ class PracticeEngine:
             fault_count=len(chosen),
             created_at=now(),
             sealed=[_sealed(c) for c in chosen],
+            ticket=_ticket(chosen),
         )
         await self._store.save(record)
         return ExercisePlan(record.exercise_id, _inject_approval(record))
@@ -240,6 +262,12 @@ class PracticeEngine:
         package.check_passphrase(passphrase)  # before the lab is stopped for the export
         record = await self._expect(exercise_id, "planned")
         project = await self._client.get_project(self._project_id)
+        # a fault the trainer's own lab refuses would never start on a student's: prove each
+        # one injects and breaks its checks, then undo it, before anything is exported
+        await self._inject_verified(record.sealed)
+        left = await self._undo_all(list(reversed(record.sealed)))
+        if left:
+            raise PracticeError(f"The rehearsal of the exercise left: {'; '.join(left)}.")
         # GNS3 exports only a stopped project: keep what runs, stop, export, start again.
         started = await self._save_and_stop()
         try:
@@ -327,27 +355,15 @@ class PracticeEngine:
         return ExercisePlan(record.exercise_id, _inject_approval(record))
 
     async def approve(self, exercise_id: str) -> ExerciseRecord:
-        """The user approved the sealed plan: snapshot, then inject. Returns the public record."""
+        """The user approved the sealed plan: inject by each fault's own steps, then prove every
+        fault is there. The lab keeps running throughout; a start that fails half way undoes
+        what it injected. The clock starts only once every fault is verified."""
         record = await self._expect(exercise_id, "planned")
-        stamp = now().strftime("%Y-%m-%d %H:%M:%S")
-        # GNS3 snapshots only a stopped project: keep what runs, stop, snapshot, start again.
-        record.started_nodes = await self._save_and_stop()
-        snapshot = await self._client.create_snapshot(self._project_id, f"before exercise {stamp}")
-        record.snapshot_id, record.snapshot_name = snapshot.snapshot_id, snapshot.name
-        await self._store.save(record)
         try:
-            await self._power(record.started_nodes, "started")
-            if not await self._until_working(record):
-                raise PracticeError(
-                    "The lab did not come back working after its snapshot: nothing was "
-                    "injected and the snapshot was restored."
-                )
-            for fault in record.sealed:
-                await self._apply(fault, self._catalog.get(fault.fault_id).inject[fault.platform])
-        except Exception:
+            await self._inject_verified(record.sealed)
+        except BaseException:
             record.status = "cancelled"
             await self._store.save(record)
-            await self._restore(record)
             raise
         record.status, record.started_at = "active", now()
         await self._store.save(record)
@@ -362,22 +378,17 @@ class PracticeEngine:
     # --- during the exercise --------------------------------------------------------------
 
     async def check(self, exercise_id: str) -> CheckReport:
-        """Run every check against the lab; the exercise ends when all pass."""
+        """Run every check against the lab; the exercise ends when all pass, twice, a few
+        seconds apart (a flapping fault does not pass by luck). A check whose device or link
+        is gone, stopped or silent cannot be checked: the lab changed, which is never a pass."""
         record = await self._expect(exercise_id, "active")
-        for link_id in {f.link_id for f in record.sealed if f.link_id}:
-            link = await self._client.get_link(self._project_id, link_id)
-            if not link.suspend and not link.filters:
-                await self._heal_link(link_id)
-        outcomes: list[CheckOutcome] = []
-        for fault in record.sealed:
-            checks, results = await self._run_checks(_candidate_of(fault, self._catalog))
-            for check, ok in zip(checks, results, strict=True):
-                number = len(outcomes) + 1
-                outcomes.append(
-                    CheckOutcome(number, _public_title(check, number, fault.params), ok)
-                )
-        record.checks_run += 1
+        outcomes = await self._outcomes(record)
         solved = all(o.passed for o in outcomes)
+        if solved:
+            await asyncio.sleep(self.recheck_delay_s)
+            outcomes = await self._outcomes(record)
+            solved = all(o.passed for o in outcomes)
+        record.checks_run += 1
         if solved:
             record.status, record.ended_at = "solved", now()
             record.score = _score(record)
@@ -398,30 +409,33 @@ class PracticeEngine:
         return f"Hint {record.hints_used} of {len(ladder)}: {text}"
 
     async def give_up(self, exercise_id: str) -> GiveUp:
-        """End the exercise: the answer, and the approval to restore the snapshot."""
+        """End the exercise: the answer, and the approval to undo the faults it injected."""
         record = await self._expect(exercise_id, "active")
         record.status, record.ended_at, record.score = "given_up", now(), 0
         await self._store.save(record)
-        restore = None
-        if record.snapshot_id:
-            restore = ApprovalRequest(
-                tool_call_id=f"practice-restore-{record.exercise_id}",
-                tool_name=RESTORE_TOOL,
-                arguments={"exercise": record.exercise_id, "snapshot": record.snapshot_name},
-                summary=f"restore the snapshot {record.snapshot_name!r}",
-                risk="change",
-                destructive=True,
-                consequence="Everything changed in the project since the exercise started is "
-                "replaced by the snapshot; the nodes that were running are started again.",
-            )
+        devices = sorted({d for f in record.sealed for d in f.devices})
+        restore = ApprovalRequest(
+            tool_call_id=f"practice-restore-{record.exercise_id}",
+            tool_name=RESTORE_TOOL,
+            arguments={"exercise": record.exercise_id},
+            summary=f"undo the exercise's faults on {', '.join(devices)}",
+            risk="change",
+            destructive=False,
+            consequence="Each fault's own undo steps run (shown above); nothing else in the lab "
+            "changes and no node is stopped. A device or link you removed meanwhile is left as "
+            "it is.",
+        )
         return GiveUp(self._reveal(record), restore)
 
-    async def restore(self, exercise_id: str) -> None:
-        """Restore the snapshot taken before an ended exercise (the user approved it)."""
+    async def restore(self, exercise_id: str) -> list[str]:
+        """Undo the faults of an ended exercise (the user approved it) by their own undo steps;
+        what could not be undone because the lab changed, one sentence each."""
         record = await self._store.get(exercise_id)
+        if record.project_id != self._project_id:
+            raise PracticeError("This exercise belongs to another project.")
         if not record.ended:
-            raise PracticeError("Only an ended exercise's snapshot can be restored.")
-        await self._restore(record)
+            raise PracticeError("Only an ended exercise can be undone.")
+        return await self._undo_all(record.sealed)
 
     async def history(self) -> list[ExerciseRecord]:
         """The project's past and current exercises, newest first; answers only once ended."""
@@ -473,56 +487,246 @@ class PracticeEngine:
                 await self._client.link_filters(self._project_id, link.link_id)
             ):
                 continue
-            name = f"{a.node.name} <-> {b.node.name}"
+            name, devices = f"{a.node.name} <-> {b.node.name}", [a.node.name, b.node.name]
+            if a.address is None:
+                a, b = b, a  # the host end first
             params = {"link": name, "node": a.node.name, "peer": b.node.name}
-            if b.address is not None:
-                params["peer_address"] = str(b.address.ip)
+            peer = b if b.address is not None else _across(a, b, nodes)
+            if peer is not None and peer.address is not None:
+                params["peer"], params["peer_address"] = peer.node.name, str(peer.address.ip)
             candidate = _Candidate(
-                fault, "link", f"link:{link.link_id}", [a.node.name, b.node.name], params,
-                link=link, link_name=name,
+                fault, "link", f"link:{link.link_id}", devices, params, link=link, link_name=name,
             )  # fmt: skip
             found.append(candidate if _bound(fault, "link", params) else None)
         return found
 
-    async def _apply(self, fault: InjectedFault, steps: Steps) -> None:
+    async def _inject_verified(self, faults: list[InjectedFault]) -> None:
+        """Inject every fault, then prove each is on its device and breaks its checks. On any
+        failure the injected faults are undone (newest first) and `PracticeError` says why."""
+        nodes = {n.name: n for n in await self._client.list_nodes(self._project_id)}
+        done: list[InjectedFault] = []
+        try:
+            answers: list[str] = []
+            for fault in faults:
+                named = [*fault.devices, fault.node or "", fault.params.get("peer", "")]
+                fault.node_ids = {n: nodes[n].node_id for n in named if n in nodes}
+                answers.append(
+                    await self._apply(
+                        fault, self._catalog.get(fault.fault_id).inject[fault.platform]
+                    )
+                )
+                done.append(fault)
+            for fault, answer in zip(faults, answers, strict=True):
+                problem, refused = await self._not_injected(fault)
+                if problem:
+                    where = fault.link_name or fault.node or ""
+                    # the device's own words when it refused the step, else what was found
+                    raise PracticeError(
+                        f"Could not inject “{fault.title}” on {where}: "
+                        f"{(answer if refused and answer else problem)}. "
+                        "Nothing was started and the lab is as it was."
+                    )
+        except BaseException as exc:
+            left = await self._undo_all(list(reversed(done)))
+            if left:
+                log.warning("An exercise that failed to start left: %s", "; ".join(left))
+                if isinstance(exc, CopilotError):
+                    raise PracticeError(
+                        f"{exc.user_message.removesuffix(' and the lab is as it was.')}; it "
+                        f"could not all be undone: {'; '.join(left)}."
+                    ) from exc
+            raise
+
+    async def _not_injected(self, fault: InjectedFault) -> tuple[str, bool]:
+        """("", False) when the fault is on its device and at least one of its checks fails
+        (none unknown), else why not, and whether the device refused the step."""
+        steps = self._catalog.get(fault.fault_id).inject[fault.platform]
         if steps.link is not None:
             assert fault.link_id is not None
-            await self._client.update_link(
-                self._project_id,
-                fault.link_id,
-                suspend=steps.link.suspend,
-                filters=steps.link.filters,
-            )
-        if steps.console or steps.config:
+            link = await self._client.get_link(self._project_id, fault.link_id)
+            if steps.link.suspend is not None and link.suspend != steps.link.suspend:
+                return "GNS3 did not suspend the link", True
+            if steps.link.filters and not link.filters:
+                return "GNS3 did not keep the link's filters", True
+        else:
             node = await self._node_named(fault.node or "")
-            job = DeviceJob(
-                target_for_node(node, self._server_url),
-                commands=tuple(_fill(c, fault.params) for c in steps.console),
-                config_lines=tuple(_fill(c, fault.params) for c in steps.config),
-            )
+            shown = await self._output(node, "show ip") if fault.platform == "vpcs" else ""
+            for command in (_fill(c, fault.params) for c in steps.console):
+                expected = _vpcs_expected(command)
+                if expected is not None and _vpcs_address(shown) != expected:
+                    return f"it still shows {_vpcs_summary(shown)}", True
+        changed = await self._lab_changed(fault)
+        if changed:
+            return changed, False
+        # one failing check proves the fault; the checks are cheapest first in the catalog
+        for check in self._catalog.get(fault.fault_id).checks:
+            state, reason = await self._check_one(check, fault)
+            if state == "cannot_check":
+                return reason, False
+            if state == "failed":
+                return "", False
+        return "the lab still passes every check of the fault", False
+
+    async def _undo_all(self, faults: list[InjectedFault]) -> list[str]:
+        """Run each fault's undo steps where its device or link still is; what was left."""
+        left: list[str] = []
+        for fault in faults:
+            steps = self._catalog.get(fault.fault_id).undo[fault.platform]
+            try:
+                if steps.link is not None:
+                    link = await self._current_link(fault)
+                    if link is None:
+                        left.append(f"the link {fault.link_name} is no longer in the lab")
+                        continue
+                    await self._set_link(link.link_id, steps)
+                    continue
+                node = await self._find_node(fault.node or "")
+                if node is None or node.status != "started":
+                    left.append(f"{fault.node} is not running, so it was left as it is")
+                    continue
+                await self._apply(fault, steps)
+            except CopilotError as exc:
+                left.append(f"{fault.link_name or fault.node}: {exc.user_message}")
+        return left
+
+    async def _apply(self, fault: InjectedFault, steps: Steps) -> str:
+        """Run one side of a fault (inject or undo); the device's answer to the commands. A
+        VPCS saves what it was told, so a reload of the node keeps it as a real fault would."""
+        if steps.link is not None:
+            assert fault.link_id is not None
+            await self._set_link(fault.link_id, steps)
+            return ""
+        node = await self._node_named(fault.node or "")
+        commands = tuple(_fill(c, fault.params) for c in steps.console)
+        if node.node_type == "vpcs":
+            commands += ("save",)
+        job = DeviceJob(
+            target_for_node(node, self._server_url),
+            commands=commands,
+            config_lines=tuple(_fill(c, fault.params) for c in steps.config),
+        )
+        unplugged = await self._unplug(node) if steps.offline else []
+        try:
             [outcome] = await self._run([job])
-            if not outcome.ok or (outcome.config is not None and not outcome.config.ok):
-                raise PracticeError(f"The exercise could not be set up on {node.name}.")
+        finally:
+            for link_id in unplugged:
+                await self._client.update_link(self._project_id, link_id, suspend=False)
+                await self._heal_link(link_id)
+        if not outcome.ok or (outcome.config is not None and not outcome.config.ok):
+            raise PracticeError(
+                f"The exercise could not be set up on {node.name}: {outcome.error or 'no answer'}"
+            )
+        return _device_answer(outcome, len(steps.console))
+
+    async def _unplug(self, node: Node) -> list[str]:
+        """Suspend the node's links that carry traffic now; their ids, to resume after."""
+        links = [
+            link
+            for link in await self._client.node_links(self._project_id, node.node_id)
+            if not link.suspend
+        ]
+        for link in links:
+            await self._client.update_link(self._project_id, link.link_id, suspend=True)
+        return [link.link_id for link in links]
+
+    async def _set_link(self, link_id: str, steps: Steps) -> None:
+        action = steps.link
+        assert action is not None
+        await self._client.update_link(
+            self._project_id, link_id, suspend=action.suspend, filters=action.filters
+        )
+        if action.suspend is False or action.filters == {}:
+            await self._heal_link(link_id)
+
+    async def _outcomes(self, record: ExerciseRecord) -> list[CheckOutcome]:
+        for fault in record.sealed:  # a link the learner cleaned must carry traffic again
+            link = await self._current_link(fault) if fault.link_id else None
+            if link is not None and not link.suspend and not link.filters:
+                await self._heal_link(link.link_id)
+        outcomes: list[CheckOutcome] = []
+        for fault in record.sealed:
+            outcomes += await self._fault_outcomes(fault, len(outcomes))
+        return outcomes
+
+    async def _fault_outcomes(self, fault: InjectedFault, before: int) -> list[CheckOutcome]:
+        """The fault's checks, numbered from ``before + 1``. When a device or the link the
+        fault lives on is gone, replaced or stopped, every check is "cannot check"."""
+        checks = self._catalog.get(fault.fault_id).checks
+        changed = await self._lab_changed(fault)
+        outcomes = []
+        for index, check in enumerate(checks):
+            number = before + index + 1
+            title = _public_title(check, number, fault.params)
+            if changed:
+                outcomes.append(CheckOutcome(number, title, False, "cannot_check", changed))
+                continue
+            state, reason = await self._check_one(check, fault)
+            outcomes.append(CheckOutcome(number, title, state == "passed", state, reason))
+        return outcomes
+
+    async def _lab_changed(self, fault: InjectedFault) -> str:
+        """Why the fault's place in the lab is not the one it was injected in ("" when it is)."""
+        nodes = {n.name: n for n in await self._client.list_nodes(self._project_id)}
+        for name, node_id in fault.node_ids.items():
+            node = nodes.get(name)
+            if node is None:
+                return f"the lab changed: {name} is no longer in it"
+            if node.node_id != node_id:
+                return f"the lab changed: {name} was replaced by another node"
+            if node.status != "started" and node.node_type not in ALWAYS_ON:
+                return f"the lab changed: {name} is not running"
+        if fault.link_id is not None and await self._current_link(fault) is None:
+            return f"the lab changed: the link {fault.link_name} is no longer in it"
+        return ""
+
+    async def _current_link(self, fault: InjectedFault) -> Link | None:
+        """The fault's link, or the link that replaced it between the same two nodes."""
+        assert fault.link_id is not None
+        try:
+            return await self._client.get_link(self._project_id, fault.link_id)
+        except Gns3NotFoundError:
+            pass
+        ends = {fault.node_ids.get(name) for name in fault.devices}
+        for link in await self._client.list_links(self._project_id):
+            if {e.node_id for e in link.nodes} == ends and len(link.nodes) == 2:
+                return link
+        return None
 
     async def _run_checks(self, candidate: _Candidate) -> tuple[list[Check], list[bool]]:
+        """The candidate's checks on the lab as it is (before any injection)."""
+        fault = _sealed(candidate)
+        fault.node_ids = {
+            n.name: n.node_id for n in await self._client.list_nodes(self._project_id)
+        }
         checks = list(candidate.fault.checks)
-        return checks, [await self._check_one(check, candidate) for check in checks]
+        return checks, [(await self._check_one(c, fault))[0] == "passed" for c in checks]
 
-    async def _check_one(self, check: Check, candidate: _Candidate) -> bool:
-        params = candidate.params
+    async def _check_one(self, check: Check, fault: InjectedFault) -> tuple[CheckState, str]:
+        params = fault.params
         if check.kind == "link":
-            assert candidate.link is not None
-            link = await self._client.get_link(self._project_id, candidate.link.link_id)
-            return not link.suspend and not link.filters
+            link = await self._current_link(fault)
+            if link is None:
+                return "cannot_check", f"the lab changed: the link {fault.link_name} is gone"
+            return ("passed" if not link.suspend and not link.filters else "failed"), ""
+        name = _fill(check.from_ or "", params) if check.kind == "ping" else fault.node or ""
+        node = await self._find_node(name)
+        if node is None or node.status != "started":
+            return "cannot_check", f"the lab changed: {name} is not running"
         if check.kind == "ping":
-            node = await self._node_named(_fill(check.from_ or "", params))
             to = _fill(check.to or "", params)
-            output = await self._output(node, _ping_command(node, to))
-            return _ping_answered(output, to)
-        node = await self._node_named(candidate.node or "")
-        output = await self._output(node, _fill(check.command or "", params))
+            command = _ping_command(node, to, check.count)
+        else:
+            command = _fill(check.command or "", params)
+        [outcome] = await self._run(
+            [DeviceJob(target_for_node(node, self._server_url), (command,))]
+        )
+        if not outcome.ok:
+            return "cannot_check", f"{name} does not answer on its console"
+        output = "\n".join(r.output for r in outcome.results)
+        if check.kind == "ping":
+            return ("passed" if _ping_passes(output, to, check) else "failed"), ""
         found = re.search(_fill(check.expect or "", params), output) is not None
-        return found != check.absent
+        return ("passed" if found != check.absent else "failed"), ""
 
     async def _heal_link(self, link_id: str) -> None:
         """Make the compute forget a link's last filter once the API shows the link clean.
@@ -545,51 +749,52 @@ class PracticeEngine:
         return await run_on_devices(jobs, self._options) if jobs else []
 
     async def _node_named(self, name: str) -> Node:
+        node = await self._find_node(name)
+        if node is None:
+            raise PracticeError(f"The node {name} is no longer in the project.")
+        return node
+
+    async def _find_node(self, name: str) -> Node | None:
         for node in await self._client.list_nodes(self._project_id):
             if node.name == name:
                 return node
-        raise PracticeError(f"The node {name} is no longer in the project.")
+        return None
 
-    async def _restore(self, record: ExerciseRecord) -> None:
-        if not record.snapshot_id:
-            return
-        await self._client.restore_snapshot(self._project_id, record.snapshot_id)
-        await self._power(record.started_nodes, "started")
-        if not await self._until_working(record):
-            raise PracticeError(
-                f"The snapshot {record.snapshot_name!r} was restored, but the lab does not pass "
-                "the exercise's checks yet: look at the nodes' consoles."
-            )
+    async def _failing(self, candidate: _Candidate) -> list[str]:
+        """The titles of the candidate's checks the lab does not pass now."""
+        checks, passed = await self._run_checks(candidate)
+        return [
+            _fill(c.title, candidate.params) for c, ok in zip(checks, passed, strict=True) if not ok
+        ]
 
     async def _until_working(self, record: ExerciseRecord) -> bool:
-        """Wait (bounded) until every check of the plan passes again after the restart: a node
+        """Wait (bounded) until every check of the plan passes again after a restart: a node
         just started answers its first console command before it ran its startup script."""
         try:
-            async with asyncio.timeout(BOOT_WAIT_S):
+            async with asyncio.timeout(START_WAIT_S / 2):
                 while True:
-                    results = [
-                        ok
-                        for fault in record.sealed
-                        for ok in (await self._run_checks(_candidate_of(fault, self._catalog)))[1]
-                    ]
-                    if all(results):
+                    outcomes = await self._outcomes(record)
+                    if all(o.passed for o in outcomes):
                         return True
                     await asyncio.sleep(1.0)
         except TimeoutError:
             return False
 
     async def _save_and_stop(self) -> list[str]:
-        """Save the running VPCS configurations and stop the running nodes; their names."""
+        """Save the running VPCS configurations and stop the running nodes that can stop
+        (switches, hubs, clouds... are always on); their names."""
         nodes = await self._client.list_nodes(self._project_id)
-        started = [n.name for n in nodes if n.status == "started"]
+        started = [n.name for n in nodes if n.status == "started" and n.node_type not in ALWAYS_ON]
         await save_running_vpcs(nodes, self._server_url, self._options)
         await self._power(started, "stopped")
         return started
 
     async def _power(self, names: list[str], status: str) -> None:
-        """Start or stop these nodes and wait (bounded) until the server reports it."""
-        wanted = set(names)
-        for node in await self._client.list_nodes(self._project_id):
+        """Start or stop these nodes and wait (bounded) until the server reports it; nodes
+        that are always on are neither powered nor waited on."""
+        nodes = await self._client.list_nodes(self._project_id)
+        wanted = {n.name for n in nodes if n.name in set(names) and n.node_type not in ALWAYS_ON}
+        for node in nodes:
             if node.name in wanted and node.status != status:
                 if status == "started":
                     await self._client.start_node(self._project_id, node.node_id)
@@ -683,10 +888,11 @@ def _inject_approval(record: ExerciseRecord) -> ApprovalRequest:
         summary=summary,
         risk="change",
         destructive=True,
-        consequence="First the running VPCS configurations are saved and the running nodes are "
-        "stopped for a snapshot of the project (GNS3 needs a stopped project), then started "
-        "again; giving up restores that snapshot. What is injected stays sealed until the "
-        "exercise ends.",
+        consequence="The faults are injected into the running lab by their own steps (device "
+        "consoles, the GNS3 link settings) and saved where the device keeps a startup "
+        "configuration; no node is stopped. The exercise starts once each fault is confirmed; "
+        "if one cannot be, everything injected is undone. Giving up runs the faults' undo steps. "
+        "What is injected stays sealed until the exercise ends.",
     )
 
 
@@ -701,14 +907,6 @@ def _sealed(candidate: _Candidate) -> InjectedFault:
         devices=candidate.devices,
         params=candidate.params,
     )
-
-
-def _candidate_of(fault: InjectedFault, catalog: Catalog) -> _Candidate:
-    link = Link(link_id=fault.link_id, nodes=[]) if fault.link_id is not None else None
-    return _Candidate(
-        catalog.get(fault.fault_id), fault.platform, "", fault.devices, fault.params,
-        node=fault.node, link=link, link_name=fault.link_name,
-    )  # fmt: skip
 
 
 def _node_binding(fault: Fault, lab: _LabNode, nodes: dict[str, _LabNode]) -> _Candidate | None:
@@ -744,11 +942,30 @@ def _node_binding(fault: Fault, lab: _LabNode, nodes: dict[str, _LabNode]) -> _C
     spare = [str(h) for h in reversed(list(here.network.hosts())[-8:]) if str(h) not in taken]
     if lab.gateway and spare:
         params["wrong_gateway"] = spare[0]
+    beyond = sorted(
+        (n for n in nodes.values() if n.address is not None and n.address.ip not in here.network),
+        key=lambda n: n.node.name,
+    )
+    if lab.gateway and beyond:  # a host only the gateway leads to
+        assert beyond[0].address is not None
+        params["beyond"], params["beyond_node"] = str(beyond[0].address.ip), beyond[0].node.name
     if not _bound(fault, "vpcs", params):
         return None
     return _Candidate(
         fault, "vpcs", f"node:{lab.node.name}", [lab.node.name], params, node=lab.node.name
     )
+
+
+def _across(host: _LabNode, middle: _LabNode, nodes: dict[str, _LabNode]) -> _LabNode | None:
+    """The host a link from ``host`` to an always-on ``middle`` (a switch, a hub) leads to: the
+    first other host of ``host``'s subnet, by name; None when there is none."""
+    if host.address is None or middle.node.node_type not in ALWAYS_ON:
+        return None
+    others = [
+        n for n in nodes.values()
+        if n is not host and n.address is not None and n.address.ip in host.address.network
+    ]  # fmt: skip
+    return min(others, key=lambda n: n.node.name, default=None)
 
 
 def _bound(fault: Fault, platform: str, params: dict[str, str]) -> bool:
@@ -757,6 +974,7 @@ def _bound(fault: Fault, platform: str, params: dict[str, str]) -> bool:
     steps = [fault.inject[platform], fault.undo[platform]]
     in_steps = {p for s in steps for t in s.texts() for p in placeholders(t)}
     in_checks = {p for c in fault.checks for t in c.texts() for p in placeholders(t)}
+    in_checks |= placeholders(fault.ticket)
     return all(p in params for p in in_steps) and all(params.get(p) for p in in_checks)
 
 
@@ -775,13 +993,65 @@ def _vpcs_address(output: str) -> tuple[ipaddress.IPv4Interface | None, str]:
     return address, gw
 
 
-def _ping_command(node: Node, to: str) -> str:
+def _ping_command(node: Node, to: str, count: int = 2) -> str:
     platform = PLATFORM_OF_NODE_TYPE.get(node.node_type)
     if platform == "vpcs":
-        return f"ping {to} -c 2"
+        return f"ping {to} -c {count}"
     if platform == "ios":
-        return f"ping {to} repeat 3"
-    return f"ping -c 3 -W 1 {to}"
+        return f"ping {to} repeat {max(count, 3)}"
+    return f"ping -c {count} -W 1 {to}"
+
+
+def _ping_passes(output: str, to: str, check: Check) -> bool:
+    """Whether a ping's answers meet the check: at most ``max_loss`` percent lost of
+    ``count``, and every answer within ``max_rtt_ms`` when it is set."""
+    if not _ping_answered(output, to):
+        return False
+    address = re.escape(to)
+    answers = re.findall(rf"{address}:? icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms", output)
+    answers += re.findall(rf"bytes from {address}:.*?time=([\d.]+) ms", output)
+    if not answers:  # IOS: a success rate only
+        rate = re.search(r"Success rate is (\d+) percent", output)
+        return rate is not None and 100 - int(rate.group(1)) <= check.max_loss
+    lost = 100 * (check.count - len(answers)) // check.count
+    slow = check.max_rtt_ms is not None and any(float(t) > check.max_rtt_ms for t in answers)
+    return lost <= check.max_loss and not slow
+
+
+def _vpcs_expected(command: str) -> tuple[ipaddress.IPv4Interface | None, str] | None:
+    """What VPCS ``show ip`` reads once ``command`` took effect (None: nothing to compare)."""
+    if command.strip() == "clear ip":
+        return None, ""
+    words = command.split()
+    if len(words) in (2, 3) and words[0] == "ip" and "/" in words[1]:
+        try:
+            return ipaddress.IPv4Interface(words[1]), words[2] if len(words) == 3 else ""
+        except ValueError:
+            return None
+    return None
+
+
+def _vpcs_summary(output: str) -> str:
+    address, gateway = _vpcs_address(output)
+    text = f"the address {address}" if address else "no address"
+    return f"{text} and the gateway {gateway}" if gateway else text
+
+
+def _device_answer(outcome: DeviceOutcome, commands: int) -> str:
+    """What a device printed back to the fault's commands (its refusals), prompt and echo
+    left out, on one line."""
+    lines: list[str] = []
+    for result in outcome.results[:commands]:
+        for line in result.output.splitlines():
+            line = line.strip()
+            if line and not line.endswith(">") and line != result.command.strip():
+                lines.append(line)
+    return " ".join(lines)[:200]
+
+
+def _ticket(chosen: Sequence[_Candidate]) -> str:
+    """The report the learner starts from: each fault's ticket, filled from the lab."""
+    return " ".join(_fill(c.fault.ticket, c.params) for c in chosen)
 
 
 def _ping_answered(output: str, to: str) -> bool:

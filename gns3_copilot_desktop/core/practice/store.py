@@ -2,21 +2,33 @@
 
 The sealed answer (which faults were injected, where, and how to undo them) is written here and
 nowhere else: never into a session's checkpoint, transcript or export, so the model that talks
-with the learner cannot receive it. `ExerciseRecord.sealed` is the only field that holds it.
+with the learner cannot receive it. `ExerciseRecord.sealed` is the only field that holds it, and
+it is written encrypted (AES-GCM) with a key derived from this installation's key in the OS
+keyring (`sealing_key`): copying the file, or reading it with any SQLite tool, shows the
+exercise's level, times and score but not its faults. Someone who can read this user's keyring
+can open it; only a trainer's service that never sends the answer can keep it from them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import secrets
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.secrets import SecretStore
 
 ExerciseStatus = Literal["planned", "cancelled", "active", "solved", "given_up"]
 _T = TypeVar("_T")
@@ -50,6 +62,9 @@ class InjectedFault(BaseModel):
     link_name: str | None = None
     devices: list[str] = Field(default_factory=list)
     params: dict[str, str] = Field(default_factory=dict)
+    node_ids: dict[str, str] = Field(default_factory=dict)
+    """The GNS3 ids of the fault's nodes when it was injected: a node deleted and made again,
+    or brought back by a snapshot (which renews ids), is not the one the fault is on."""
 
 
 class ExerciseRecord(BaseModel):
@@ -69,6 +84,9 @@ class ExerciseRecord(BaseModel):
     snapshot_id: str | None = None
     snapshot_name: str | None = None
     started_nodes: list[str] = Field(default_factory=list)
+    """(Kept so records of earlier versions, which took a snapshot, still read.)"""
+    ticket: str = ""
+    """What the learner hears first ("PC1 cannot reach PC2 since this morning"): public."""
     hints_used: int = 0
     checks_run: int = 0
     score: int | None = None
@@ -86,17 +104,55 @@ class ExerciseRecord(BaseModel):
         return self if self.ended else self.model_copy(update={"sealed": []})
 
 
-class ExerciseStore:
-    """The exercises of every project of one database file."""
+_SEALED = TypeAdapter(list[InjectedFault])
+_BOX = "sealed_box"
+_INFO = b"gns3-copilot-desktop practice store sealing key v1"
 
-    def __init__(self, path: Path) -> None:
+
+async def sealing_key(secrets_store: SecretStore) -> bytes:
+    """The key that seals answers in this installation's practice stores: derived from the
+    installation's key in the OS keyring, so it never sits in a file."""
+    root = await secrets_store.database_key()
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(root)
+
+
+class ExerciseStore:
+    """The exercises of every project of one database file; answers sealed with ``key``."""
+
+    def __init__(self, path: Path, key: bytes) -> None:
+        if len(key) != 32:
+            raise ValueError("the practice store needs a 32-byte key")
         self._path = path
+        self._aead = AESGCM(key)
         self._lock = asyncio.Lock()
         self._ready = False
 
+    def _seal(self, record: ExerciseRecord) -> str:
+        data = record.model_dump(mode="json", exclude={"sealed"})
+        nonce = secrets.token_bytes(12)
+        plain = _SEALED.dump_json(record.sealed)
+        box = nonce + self._aead.encrypt(nonce, plain, record.exercise_id.encode())
+        data[_BOX] = base64.b64encode(box).decode()
+        return json.dumps(data)
+
+    def _open(self, text: str) -> ExerciseRecord:
+        data = json.loads(text)
+        box = base64.b64decode(data.pop(_BOX, "") or b"")
+        record = ExerciseRecord.model_validate(data)
+        if box:
+            try:
+                plain = self._aead.decrypt(box[:12], box[12:], record.exercise_id.encode())
+            except InvalidTag as exc:
+                raise PracticeError(
+                    "This exercise was sealed by another installation of GNS3 Copilot (or its "
+                    "keyring was reset): its answer cannot be read here."
+                ) from exc
+            record.sealed = _SEALED.validate_json(plain)
+        return record
+
     async def save(self, record: ExerciseRecord) -> None:
         """Insert or replace an exercise."""
-        text = record.model_dump_json()
+        text = self._seal(record)
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -123,7 +179,7 @@ class ExerciseStore:
         row = await self._run(read)
         if row is None:
             raise PracticeError(f"There is no exercise {exercise_id}.")
-        return ExerciseRecord.model_validate_json(row[0])
+        return self._open(row[0])
 
     async def list_for_project(self, project_id: str) -> list[ExerciseRecord]:
         """The project's exercises, newest first (answers included: for the engine)."""
@@ -135,7 +191,7 @@ class ExerciseStore:
                 (project_id,),
             ).fetchall()
 
-        return [ExerciseRecord.model_validate_json(r[0]) for r in await self._run(read)]
+        return [self._open(r[0]) for r in await self._run(read)]
 
     async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         async with self._lock:

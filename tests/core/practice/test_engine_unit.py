@@ -4,6 +4,7 @@ that hides its answer, the store, and the draw that avoids repeats."""
 from __future__ import annotations
 
 import ipaddress
+import os
 import random
 from pathlib import Path
 
@@ -77,7 +78,7 @@ def test_the_card_and_the_public_record_hold_no_answer() -> None:
 
 @pytest.mark.asyncio
 async def test_the_store_keeps_records_per_project(tmp_path: Path) -> None:
-    store = ExerciseStore(tmp_path / "practice.db")
+    store = ExerciseStore(tmp_path / "practice.db", os.urandom(32))
     await store.save(_record())
     await store.save(_record(exercise_id="e2", project_id="other"))
     assert [r.exercise_id for r in await store.list_for_project("p")] == ["e1"]
@@ -101,3 +102,30 @@ def test_a_used_fault_is_drawn_only_when_no_other_remains() -> None:
     assert picked.fault.id in {"vpcs-wrong-address", "vpcs-no-address"}
     two = engine._draw(pool, 2, set())
     assert len({c.fault.id for c in two}) == 2 and len({c.target for c in two}) == 2
+
+
+@pytest.mark.asyncio
+async def test_the_store_keeps_the_answer_sealed_by_the_keyring_key(tmp_path: Path) -> None:
+    from gns3_copilot_desktop.core.practice.store import PracticeError, sealing_key
+    from gns3_copilot_desktop.core.secrets import SecretStore
+    from tests.helpers.keyring_backends import MemoryKeyring
+
+    key = await sealing_key(SecretStore(MemoryKeyring()))
+    path = tmp_path / "practice.db"
+    record = _record(
+        sealed=[
+            InjectedFault(
+                fault_id="vpcs-wrong-mask", title="A host with a too long subnet mask",
+                platform="vpcs", node="PC7", devices=["PC7"],
+                params={"address": "198.51.100.77", "wrong_prefix": "29"},
+            )
+        ]
+    )  # fmt: skip
+    await ExerciseStore(path, key).save(record)
+    raw = path.read_bytes()
+    for secret in (b"vpcs-wrong-mask", b"too long subnet", b"PC7", b"198.51.100.77", b"prefix"):
+        assert secret not in raw
+    assert (await ExerciseStore(path, key).get("e1")).sealed == record.sealed
+    other = await sealing_key(SecretStore(MemoryKeyring()))  # another installation
+    with pytest.raises(PracticeError, match="another installation"):
+        await ExerciseStore(path, other).get("e1")

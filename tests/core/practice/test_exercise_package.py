@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import struct
 import time
 import zipfile
@@ -161,7 +162,7 @@ async def test_the_files_lab_name_becomes_one_printable_line_beside_existing_pro
     assert server.asked == [".. .. etc <b>lab< b> [2J x (exercise 2)"]
     assert project.name == server.asked[0]
     # The new project's engine keeps it sealed, without a session, in that project's store.
-    store = ExerciseStore(tmp_path / "practice.db")
+    store = ExerciseStore(tmp_path / "practice.db", os.urandom(32))
     public = await PracticeEngine(server, "new", store).keep_imported(exercise)  # type: ignore[arg-type]
     assert public.sealed == [] and public.imported and public.session_id == ""
     [kept] = await store.list_for_project("new")

@@ -10,6 +10,7 @@ again, shown sealed, injected after the approval and checked.
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 from pathlib import Path
 
@@ -58,7 +59,7 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
         assert clear not in data
     assert await lab.pings("PC1", ADDRESSES["PC2"])  # exporting changed nothing in the lab
 
-    student_store = ExerciseStore(tmp_path / "student" / "practice.db")
+    student_store = ExerciseStore(tmp_path / "student" / "practice.db", os.urandom(32))
     (tmp_path / "student").mkdir()
     with pytest.raises(PracticeError, match="passphrase is wrong"):
         await import_package(lab.client, data, "not the passphrase", TRAINER.public)

@@ -3,13 +3,15 @@
 PC1 (192.0.2.1/24) and PC2 (192.0.2.2/24) are linked, started and their addresses saved. The
 engine injects a wrong address and a suspended link after the sealed approval, the checks fail,
 the learner fixes it over the console and the GNS3 API, the checks pass and the score is kept;
-giving up restores the snapshot and the lab pings again. The learner's Practice session, talking
-with the scripted model meanwhile, never carries the sealed answer.
+giving up runs the faults' undo steps and the lab pings again; no snapshot is ever taken. The
+learner's Practice session, talking with the scripted model meanwhile, never carries the sealed
+answer.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +59,9 @@ class PracticeLab:
 @pytest_asyncio.fixture
 async def practice_lab(gns3_vpcs_lab: Gns3VpcsLab, tmp_path: Path) -> AsyncIterator[PracticeLab]:
     async with two_linked_pcs(gns3_vpcs_lab, "practice") as (client, pid, pc1, pc2):
-        engine = PracticeEngine(client, pid, ExerciseStore(tmp_path / "practice.db"))
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
         await engine._power([pc1.name, pc2.name], "started")  # bounded wait on the server
         lab = PracticeLab(client, pid, engine)
         for name, address in ADDRESSES.items():
@@ -98,9 +102,7 @@ async def test_inject_check_fix_and_score_with_the_answer_sealed(
 
     public = await engine.approve(plan.exercise_id)
     assert public.status == "active" and public.sealed == []
-    snapshots = await lab.client.list_snapshots(lab.project_id)
-    assert [s.name for s in snapshots] == [public.snapshot_name]
-    assert (public.snapshot_name or "").startswith("before exercise ")
+    assert await lab.client.list_snapshots(lab.project_id) == []
     [link] = await lab.client.list_links(lab.project_id)
     assert link.suspend is True
     assert "192.0.2.1/24" not in await lab.run("PC1", "show ip")
@@ -168,7 +170,7 @@ async def test_inject_check_fix_and_score_with_the_answer_sealed(
         assert text not in exported, text
 
 
-async def test_give_up_reveals_and_restoring_the_snapshot_heals_the_lab(
+async def test_give_up_reveals_and_undoing_the_faults_heals_the_lab(
     practice_lab: PracticeLab,
 ) -> None:
     lab, engine = practice_lab, practice_lab.engine
@@ -181,15 +183,10 @@ async def test_give_up_reveals_and_restoring_the_snapshot_heals_the_lab(
     assert given.reveal.status == "given_up" and given.reveal.score == 0
     [fault] = given.reveal.faults
     assert fault.where == "PC1" and fault.undo == ["ip 192.0.2.1/24"]
-    assert given.restore is not None and given.restore.destructive
+    assert given.restore is not None and not given.restore.destructive
     assert await lab.run("PC1", "show ip")  # still broken until the restore is approved
     assert not await lab.pings("PC1", ADDRESSES["PC2"])
 
-    await engine.restore(plan.exercise_id)
+    assert await engine.restore(plan.exercise_id) == []
     assert {n.status for n in await lab.client.list_nodes(lab.project_id)} == {"started"}
     assert await lab.pings("PC1", ADDRESSES["PC2"])
-
-    # The same fault is not drawn again while another of its level and topic remains.
-    again = await engine.prepare("s1", difficulty="beginner", topic="addressing")
-    record = await engine._store.get(again.exercise_id)
-    assert [f.fault_id for f in record.sealed] != ["vpcs-wrong-address"]

@@ -201,3 +201,31 @@ async def two_linked_pcs(
             yield client, pid, pc1, pc2
         finally:
             await client.delete_project(pid)
+
+
+@contextlib.asynccontextmanager
+async def switched_pcs(
+    lab: Gns3VpcsLab, project_name: str, hosts: int = 3
+) -> AsyncIterator[tuple[Gns3Client, str, list[Node], Node]]:
+    """A fresh project with a REAL dynamips Ethernet switch SW1 and VPCS nodes PC1..PCn on its
+    ports 1..n (every link made before anything starts: Debian's dynamips 0.2.14 can deadlock
+    when a frame arrives while a port is added); the switch is started, the hosts are not."""
+    async with Gns3Client(lab.base_url) as client:
+        token = await client.authenticate(lab.username, lab.password)
+        client.token = token.access_token
+        project = await client.create_project(project_name)
+        pid = project.project_id
+        try:
+            switch = await client.create_node(pid, "SW1", "ethernet_switch", x=0, y=-100)
+            pcs = []
+            for n in range(1, hosts + 1):
+                pc = await client.create_node(pid, f"PC{n}", "vpcs", x=-200 + 150 * n, y=100)
+                await client.create_link(
+                    pid,
+                    LinkEnd(node_id=pc.node_id, adapter_number=0, port_number=0),
+                    LinkEnd(node_id=switch.node_id, adapter_number=0, port_number=n),
+                )
+                pcs.append(pc)
+            yield client, pid, pcs, switch
+        finally:
+            await client.delete_project(pid)

@@ -154,13 +154,16 @@ class GetLinksTool(AgentTool[GetLinksArgs]):
             for lk in topology.links
             if node is None or any(e.node_id == node.node_id for e in lk.nodes)
         ]
-        rows = [_link_row(lk, by_id) for lk in links]
+        rows = [_link_row(lk, by_id, as_in_gns3=ctx.mode == "practice") for lk in links]
         lines = [f"- {r['label']}{r['flags']} (id {r['link_id']})" for r in rows]
         text = f"{len(rows)} link(s):\n" + "\n".join(lines) if rows else "No links."
         return ToolResult(text=text, structured={"links": rows})
 
 
-def _link_row(link: Link, by_id: dict[str, Node]) -> dict[str, Any]:
+def _link_row(link: Link, by_id: dict[str, Node], *, as_in_gns3: bool = False) -> dict[str, Any]:
+    """One link's row. ``as_in_gns3`` (Practice) shows a link as the GNS3 canvas does: a
+    suspended link is visible there, its packet filters are not, so they are left out and a
+    link fault is found by measuring, not read from a tool."""
     flags = ""
     if link.capturing:
         flags += f" [capturing to {link.capture_file_name}]"
@@ -168,17 +171,19 @@ def _link_row(link: Link, by_id: dict[str, Node]) -> dict[str, Any]:
         flags += f" [last capture {link.capture_file_name}]"
     if link.suspend:
         flags += " [suspended]"
-    if link.filters:
+    if link.filters and not as_in_gns3:
         flags += f" [filters: {', '.join(link.filters)}]"
-    return {
+    row: dict[str, Any] = {
         "link_id": link.link_id,
         "label": link_label(link, by_id),
         "flags": flags,
         "capturing": link.capturing,
         "capture_file_name": link.capture_file_name,
         "suspend": link.suspend,
-        "filters": link.filters,
     }
+    if not as_in_gns3:
+        row["filters"] = link.filters
+    return row
 
 
 # --- project ----------------------------------------------------------------------------------

@@ -1,0 +1,377 @@
+"""Practice on a REAL lab with a REAL dynamips Ethernet switch and running VPCS hosts.
+
+SW1 (always on) joins PC1, PC2 and PC3 (192.0.2.1, .10, .20 /24). No node is ever stopped to
+practise: the statuses come from GNS3's own notification stream. A fault the device refuses
+is reported with the device's answer and nothing starts; a check whose device or link is gone,
+stopped or replaced cannot be checked, which is never a pass; every vpcs and link fault the lab
+can hold is injected, verified failing, fixed as a student would, verified passing, given up
+and restored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
+from gns3_copilot_desktop.core.agent.tools.network import network_registry
+from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import LinkEnd
+from gns3_copilot_desktop.core.gns3.notifications import Backoff, WsTarget, stream_notifications
+from gns3_copilot_desktop.core.practice.engine import PracticeEngine
+from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
+from tests.helpers.agent import ServiceFactory, collect
+from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, switched_pcs
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
+
+ADDRESSES = {"PC1": "192.0.2.1", "PC2": "192.0.2.10", "PC3": "192.0.2.20"}
+
+
+@dataclass
+class SwitchedLab:
+    client: Gns3Client
+    project_id: str
+    engine: PracticeEngine
+    statuses: list[tuple[str, str]] = field(default_factory=list)
+    """(node name, status) of every node.updated GNS3 sent while the test ran."""
+
+    async def node(self, name: str):  # type: ignore[no-untyped-def]
+        return next(n for n in await self.client.list_nodes(self.project_id) if n.name == name)
+
+    async def run(self, node_name: str, *commands: str) -> str:
+        node = await self.node(node_name)
+        [outcome] = await run_on_devices(
+            [DeviceJob(target_for_node(node, self.client.base_url), tuple(commands))]
+        )
+        assert outcome.ok, outcome.error
+        return "\n".join(r.output for r in outcome.results)
+
+    async def pings(self, src: str, dst: str, count: int = 2) -> bool:
+        output = await self.run(src, f"ping {ADDRESSES[dst]} -c {count}")
+        return f"{ADDRESSES[dst]} icmp_seq=" in output
+
+    async def address(self, gateway: str = "") -> None:
+        for name, address in ADDRESSES.items():
+            await self.run(name, f"ip {address}/24 {gateway}".strip(), "save")
+        await until(lambda: self.pings("PC1", "PC2"))
+
+    mark: int = 0
+
+    def stopped(self) -> list[str]:
+        """Nodes GNS3 reported not started since the test began (after the lab was up)."""
+        return [name for name, status in self.statuses[self.mark :] if status != "started"]
+
+
+async def until(condition, within: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait (bounded) until the lab answers as wanted: the server and devices are polled."""
+    async with asyncio.timeout(within):
+        while not await condition():  # noqa: ASYNC110 - a remote state, no event to wait on
+            await asyncio.sleep(0.5)
+
+
+@pytest_asyncio.fixture
+async def switched_lab(gns3_vpcs_lab: Gns3VpcsLab, tmp_path: Path) -> AsyncIterator[SwitchedLab]:
+    async with switched_pcs(gns3_vpcs_lab, f"practice-{time.monotonic_ns()}") as (
+        client,
+        pid,
+        pcs,
+        _switch,
+    ):
+        engine = PracticeEngine(
+            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+        )
+        engine.recheck_delay_s = 1.0
+        lab = SwitchedLab(client, pid, engine)
+        target = WsTarget(
+            client.base_url, f"/v3/projects/{pid}/notifications/ws", lambda: client.token
+        )
+
+        async def listen() -> None:
+            async for note in stream_notifications(target, Backoff()):
+                if note.action == "node.updated" and "status" in note.event:
+                    lab.statuses.append((str(note.event.get("name")), str(note.event["status"])))
+
+        listener = asyncio.create_task(listen())
+        await asyncio.sleep(0.5)  # the websocket is up before the hosts start
+        for pc in pcs:
+            await client.start_node(pid, pc.node_id)
+        await until(lambda: _all_started(client, pid), within=60)
+        await lab.address()
+        # the stream is live: it told each host's start
+        await until(lambda: _async({"PC1", "PC2", "PC3"} <= {n for n, _ in lab.statuses}))
+        lab.mark = len(lab.statuses)
+        try:
+            yield lab
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+
+
+async def _async(value: bool) -> bool:
+    return value
+
+
+async def _all_started(client: Gns3Client, pid: str) -> bool:
+    return all(n.status == "started" for n in await client.list_nodes(pid))
+
+
+def _link_of(lab_links, a: str, b: str, ids: dict[str, str]):  # type: ignore[no-untyped-def]
+    return next(link for link in lab_links if {e.node_id for e in link.nodes} == {ids[a], ids[b]})
+
+
+async def test_starts_on_a_lab_with_a_switch_without_stopping_a_node(
+    switched_lab: SwitchedLab,
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    plan = await engine.prepare("s1", difficulty="intermediate", fault_ids=["vpcs-wrong-mask"])
+    started = time.monotonic()
+    public = await engine.approve(plan.exercise_id)
+    elapsed = time.monotonic() - started
+    assert public.status == "active" and public.started_at is not None
+    assert public.snapshot_id is None and await lab.client.list_snapshots(lab.project_id) == []
+    assert not await lab.pings("PC1", "PC2")  # injected for real
+    assert public.ticket and "{" not in public.ticket and "PC1" in public.ticket
+    await _answer_is_nowhere_in_clear(lab, "vpcs-wrong-mask")
+    report = await engine.check(plan.exercise_id)
+    assert [c.state for c in report.checks] == ["failed"]
+    assert lab.stopped() == [], lab.statuses  # not one node left "started", switch included
+    assert {n.status for n in await lab.client.list_nodes(lab.project_id)} == {"started"}
+    assert elapsed < 20, elapsed
+
+    given = await engine.give_up(plan.exercise_id)
+    assert given.restore is not None and not given.restore.destructive
+    assert await engine.restore(plan.exercise_id) == []
+    assert await lab.pings("PC1", "PC2")
+    [past] = await engine.history()
+    assert past.status == "given_up" and past.sealed  # history kept, answer shown once ended
+
+
+async def test_an_injection_the_device_refuses_is_reported_and_nothing_starts(
+    switched_lab: SwitchedLab,
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    await lab.address(gateway="192.0.2.254")  # a wrong subnet would leave the gateway outside
+    plan = await engine.prepare("s1", difficulty="beginner", fault_ids=["vpcs-wrong-address"])
+    with pytest.raises(PracticeError) as refused:
+        await engine.approve(plan.exercise_id)
+    text = refused.value.user_message
+    assert "Could not inject “A host in the wrong subnet” on PC1" in text
+    assert "not same subnet" in text  # the device's own answer
+    record = await engine._store.get(plan.exercise_id)
+    assert record.status == "cancelled" and record.started_at is None
+    assert "192.0.2.1/24" in await lab.run("PC1", "show ip")
+    assert await lab.pings("PC1", "PC2")
+    assert lab.stopped() == []
+
+
+@pytest.mark.parametrize("change", ["delete link", "stop node", "delete node"])
+async def test_a_changed_lab_cannot_be_checked_and_is_never_a_pass(
+    switched_lab: SwitchedLab, change: str
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    fault = "link-suspended" if change == "delete link" else "vpcs-wrong-mask"
+    plan = await engine.prepare("s1", difficulty="beginner", fault_ids=[fault])
+    await engine.approve(plan.exercise_id)
+    pc1 = await lab.node("PC1")
+    if change == "delete link":
+        [link] = await lab.client.node_links(lab.project_id, pc1.node_id)
+        await lab.client.delete_link(lab.project_id, link.link_id)
+    elif change == "stop node":
+        await lab.client.stop_node(lab.project_id, pc1.node_id)
+    else:
+        await lab.client.delete_node(lab.project_id, pc1.node_id)
+    report = await engine.check(plan.exercise_id)
+    assert not report.solved and report.reveal is None
+    assert {c.state for c in report.checks} == {"cannot_check"}
+    assert all("the lab changed" in c.reason for c in report.checks)
+    assert (await engine._store.get(plan.exercise_id)).status == "active"
+
+
+async def test_a_new_working_link_in_place_of_the_faulty_one_is_a_fix(
+    switched_lab: SwitchedLab,
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    plan = await engine.prepare("s1", difficulty="beginner", fault_ids=["link-suspended"])
+    await engine.approve(plan.exercise_id)
+    pc1, sw1 = await lab.node("PC1"), await lab.node("SW1")
+    [link] = await lab.client.node_links(lab.project_id, pc1.node_id)
+    await lab.client.delete_link(lab.project_id, link.link_id)
+    await lab.client.create_link(
+        lab.project_id,
+        LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
+        LinkEnd(node_id=sw1.node_id, adapter_number=0, port_number=7),
+    )
+    await until(lambda: lab.pings("PC1", "PC2"))
+    report = await engine.check(plan.exercise_id)
+    assert report.solved, report.checks
+
+
+async def test_restoring_an_old_snapshot_is_not_a_pass(switched_lab: SwitchedLab) -> None:
+    lab, engine, pid = switched_lab, switched_lab.engine, switched_lab.project_id
+    await lab.client.stop_all_nodes(pid)  # GNS3 snapshots only a stopped project
+    await until(lambda: _none_running(lab))
+    snapshot = await lab.client.create_snapshot(pid, "the student's own")
+    await lab.client.start_all_nodes(pid)
+    await until(lambda: _all_started(lab.client, pid), within=60)
+    await until(lambda: lab.pings("PC1", "PC2"))
+    plan = await engine.prepare("s1", difficulty="intermediate", fault_ids=["vpcs-wrong-mask"])
+    await engine.approve(plan.exercise_id)
+
+    await lab.client.restore_snapshot(pid, snapshot.snapshot_id)
+    await lab.client.start_all_nodes(pid)
+    await until(lambda: _all_started(lab.client, pid), within=60)
+    await until(lambda: lab.pings("PC1", "PC2"))  # the lab works again, by the snapshot
+    report = await engine.check(plan.exercise_id)
+    assert not report.solved
+    assert {c.state for c in report.checks} == {"cannot_check"}
+
+
+async def _power_hosts(lab: SwitchedLab, action: str) -> None:
+    """Start or stop the VPCS hosts one by one (the switch is always on)."""
+    for node in await lab.client.list_nodes(lab.project_id):
+        if node.node_type == "vpcs" and action == "start":
+            await lab.client.start_node(lab.project_id, node.node_id)
+        elif node.node_type == "vpcs":
+            await lab.client.stop_node(lab.project_id, node.node_id)
+
+
+async def _none_running(lab: SwitchedLab) -> bool:
+    nodes = await lab.client.list_nodes(lab.project_id)
+    return all(n.status == "stopped" for n in nodes if n.node_type == "vpcs")
+
+
+ROUND_TRIP = [
+    # not here: vpcs-no-address (Debian's VPCS 0.5b2 behind the lab's version double sets MTU 0
+    # on "clear ip" and its process dies on the next ping) and vpcs-wrong-gateway (no router in
+    # this lab, so no host beyond a gateway: the fault does not bind here).
+    "vpcs-wrong-address",
+    "vpcs-wrong-mask",
+    "vpcs-duplicate-address",
+    "link-suspended",
+    "link-heavy-loss",
+    "link-light-loss",
+    "link-delay",
+    "link-corrupt",
+    "link-every-third",
+    "link-bpf-icmp",
+]
+MEASURED_ON_PACKETS = {"link-suspended", "link-heavy-loss", "link-delay", "link-every-third",
+                       "link-bpf-icmp"}  # fmt: skip
+"""Link faults whose packet check fails every time (loss of 15 % or corruption may let a few
+pings through)."""
+
+
+@pytest.mark.parametrize("fault_id", ROUND_TRIP)
+async def test_each_fault_injected_failing_fixed_passing_then_given_up_and_restored(
+    switched_lab: SwitchedLab, fault_id: str
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    difficulty = engine._catalog.get(fault_id).difficulty
+    plan = await engine.prepare("s1", difficulty=difficulty, fault_ids=[fault_id])
+    await engine.approve(plan.exercise_id)
+    report = await engine.check(plan.exercise_id)
+    assert not report.solved
+    assert "cannot_check" not in {c.state for c in report.checks}
+    assert "failed" in {c.state for c in report.checks}
+    if fault_id in MEASURED_ON_PACKETS:  # the packet check, not only the link's API state
+        assert report.checks[-1].state == "failed", report.checks
+
+    await _fix_as_a_student(lab, fault_id)
+    report = await engine.check(plan.exercise_id)
+    assert report.solved, report.checks
+
+    again = await engine.prepare("s2", difficulty=difficulty, fault_ids=[fault_id])
+    await engine.approve(again.exercise_id)
+    assert not (await engine.check(again.exercise_id)).solved
+    await engine.give_up(again.exercise_id)
+    assert await engine.restore(again.exercise_id) == []
+    await until(lambda: lab.pings("PC1", "PC2", count=3), within=20)
+    assert lab.stopped() == []
+
+
+async def _fix_as_a_student(lab: SwitchedLab, fault_id: str) -> None:
+    if fault_id.startswith("vpcs-"):
+        await lab.run("PC1", "ip 192.0.2.1/24")
+        return
+    pc1 = await lab.node("PC1")
+    [link] = await lab.client.node_links(lab.project_id, pc1.node_id)
+    if link.suspend:
+        await lab.client.update_link(lab.project_id, link.link_id, suspend=False)
+    else:
+        await lab.client.update_link(lab.project_id, link.link_id, filters={})
+
+
+async def _answer_is_nowhere_in_clear(lab: SwitchedLab, fault_id: str) -> None:
+    """The fault's id, title, hints and the sealed record's own words are in no file under the
+    project folder and not in the `strings` of the practice store."""
+    fault = lab.engine._catalog.get(fault_id)
+    answer = [fault.id, fault.title, *fault.hints, "wrong_prefix", "fault_id", '"params"']
+    project = await lab.client.get_project(lab.project_id)
+    assert project.path
+    await asyncio.to_thread(_scan, Path(project.path), lab.engine._store._path, answer)
+
+
+def _scan(folder: Path, store: Path, answer: list[str]) -> None:
+    files = [f for f in folder.rglob("*") if f.is_file()]
+    assert any(f.name.endswith(".gns3") for f in files)
+    for file in files:
+        data = file.read_bytes()
+        assert not [a for a in answer if a.encode() in data], file
+    printable = subprocess.run(
+        ["strings", "-n", "4", str(store)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "active" in printable  # strings does read the records
+    assert not [a for a in answer if a in printable]
+
+
+async def test_the_tutor_model_sees_links_as_the_gns3_canvas_shows_them(
+    switched_lab: SwitchedLab,
+    scripted_openai: ScriptedOpenAIServer,
+    make_service: ServiceFactory,
+) -> None:
+    lab, engine = switched_lab, switched_lab.engine
+    service = await make_service(tools=network_registry())
+    session = await service.create_session(None, "practice")
+    plan = await engine.prepare(
+        session.id,
+        difficulty="beginner",
+        count=2,
+        fault_ids=["link-heavy-loss", "link-suspended"],
+    )
+    await engine.approve(plan.exercise_id)
+    scripted_openai.set_title_responder()
+    scripted_openai.push(
+        ScriptedTurn.tools(ScriptedToolCall("get_links", {}, "c_links")),
+        ScriptedTurn.text("Look at each link between the hosts and the switch."),
+    )
+    ctx = RunContext(
+        client=lab.client,
+        project_id=lab.project_id,
+        model=scripted_openai.chat_model(),
+        server_url=lab.client.base_url,
+        limits=AgentLimits(heartbeat_interval_s=0),
+    )
+    chunks = await collect(service.stream_chat("PC1 cannot reach PC2", session.id, context=ctx))
+    assert chunks[-1].type == "done"
+    requests = json.dumps([r.body for r in scripted_openai.chat_requests()])
+    assert "[suspended]" in requests  # visible on the GNS3 canvas too
+    for word in ("packet_loss", "[filters"):
+        at = requests.find(word)
+        assert at < 0, requests[max(0, at - 400) : at + 100]
+    for fault_id in ("link-heavy-loss", "link-suspended"):
+        fault = engine._catalog.get(fault_id)
+        assert fault.title not in requests and fault.symptoms not in requests
