@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -83,7 +84,7 @@ async def test_conversations_exercises_and_decisions_are_owner_only_files(tmp_pa
     store = await SessionStore.open(path, owner_key=b"k" * 32, trust_unsigned=True)
     try:
         await store.create_session("first")
-        exercises = ExerciseStore(path.parent / PRACTICE_DB_NAME)
+        exercises = ExerciseStore(path.parent / PRACTICE_DB_NAME, os.urandom(32))
         await exercises.save(
             ExerciseRecord(
                 exercise_id="e1",

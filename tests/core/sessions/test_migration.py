@@ -4,6 +4,7 @@ open: copied, verified, then removed; a failure leaves the original as it was an
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import sqlite3
 import stat
@@ -20,6 +21,8 @@ from gns3_copilot_desktop.core.sessions.models import TranscriptMessage
 KEY = b"o" * 32
 pytestmark = pytest.mark.asyncio
 
+STORE_KEY = os.urandom(32)  # the installation key that seals the practice store
+
 
 async def _legacy(project: Path, *, key: bytes = KEY, keep_open: bool = False) -> SessionStore:
     """A project folder with our conversations (two sessions) and an exercise, as older
@@ -30,7 +33,7 @@ async def _legacy(project: Path, *, key: bytes = KEY, keep_open: bool = False) -
     for title in ("first", "second"):
         info = await store.create_session(title)
         await store.append_messages(info.id, [TranscriptMessage(role="user", content=title)])
-    await ExerciseStore(folder / PRACTICE_DB_NAME).save(
+    await ExerciseStore(folder / PRACTICE_DB_NAME, STORE_KEY).save(
         ExerciseRecord(
             exercise_id="e1",
             project_id="p",
@@ -63,7 +66,8 @@ async def test_databases_are_copied_verified_and_removed(tmp_path: Path) -> None
     assert not legacy.exists()  # nothing left in the project folder
     assert await _titles(target / DB_NAME) == ["first", "second"]
     assert [
-        r.exercise_id for r in await ExerciseStore(target / PRACTICE_DB_NAME).list_for_project("p")
+        r.exercise_id
+        for r in await ExerciseStore(target / PRACTICE_DB_NAME, STORE_KEY).list_for_project("p")
     ] == ["e1"]
     for path in (target / DB_NAME, target / PRACTICE_DB_NAME):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
