@@ -369,6 +369,9 @@ class PracticePanel(QFrame):
         # panel keeps its height, so a new hint never moves a button nor squeezes the chat.
         self.results = QScrollArea(self)
         self.results.setObjectName("practiceResults")
+        self.results.setAccessibleName(
+            QCoreApplication.translate("PracticePanel", "Checks, hints and the answer")
+        )
         self.results.setWidgetResizable(True)
         self.results.setFrameShape(QFrame.Shape.NoFrame)
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

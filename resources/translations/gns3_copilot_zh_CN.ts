@@ -2504,7 +2504,7 @@
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="622" />
         <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="247" />
         <source>Any</source>
         <translation>任意</translation>
@@ -2582,90 +2582,95 @@
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="398" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="393" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="388" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="373" />
+        <source>Checks, hints and the answer</source>
+        <translation>检查、提示和答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="391" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="474" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="477" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="524" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="595" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="634" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="693" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="659" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="662" />
         <source>Approve to start: the faults go into the running lab; nothing is stopped.</source>
         <translation>批准后开始:故障注入正在运行的实验;不会停止任何节点。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="669" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="672" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="705" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="724" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="727" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="736" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="739" />
         <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
         <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="758" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="761" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="769" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="772" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="782" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="785" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="788" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="791" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="796" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="799" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="802" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="805" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="820" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="823" />
         <source>This exercise is signed by %1, whose key this computer has not seen before.
 
 Key fingerprint: %2
@@ -2678,148 +2683,148 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="834" />
         <source>Trust this trainer's key?</source>
         <translation>信任此培训师的密钥？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="841" />
         <source>Trust and import</source>
         <translation>信任并导入</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="862" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="865" />
         <source>Give up this exercise?</source>
         <translation>放弃此练习?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="863" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="866" />
         <source>The answer will be shown and the exercise scores 0. You can then undo the faults in the lab.</source>
         <translation>将显示答案,本次练习得 0 分。之后你可以撤销实验中的故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="872" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="875" />
         <source>Give up and show the answer</source>
         <translation>放弃并显示答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="893" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="897" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="900" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="901" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="904" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="910" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="913" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="917" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="920" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="928" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="931" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="948" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="934" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="951" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="937" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="946" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="949" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="981" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="984" />
         <source>Exercise started (every fault confirmed): find what is broken and fix it.</source>
         <translation>练习已开始(每个故障均已确认):找出故障并修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="992" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="995" />
         <source>Injecting the faults and confirming each on its device…</source>
         <translation>正在注入故障并在设备上逐一确认……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1014" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1017" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1034" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1037" />
         <source>Some checks cannot run: the lab changed (a node or link the exercise uses is gone, replaced or stopped). Put it back, then check again.</source>
         <translation>部分检查无法运行:实验已改变(练习用到的节点或链路已删除、被替换或已停止)。恢复后再检查。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1042" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1045" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1047" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1050" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1075" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1078" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1080" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1083" />
         <source>Undo the exercise's faults in the lab?</source>
         <translation>撤销实验中的练习故障?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1092" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1095" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1100" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1103" />
         <source>The exercise's faults were undone.</source>
         <translation>练习的故障已撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1102" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1105" />
         <source>Left as they are (the lab changed): %1.</source>
         <translation>保持原样(实验已改变):%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1108" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1111" />
         <source>Undoing the faults…</source>
         <translation>正在撤销故障……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1142" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1145" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1154" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1157" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1171" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1174" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1193" />
+        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1196" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
