@@ -580,13 +580,21 @@ async def revoke_grant(request: Request) -> Response:
     return Response(status_code=204)
 
 
-async def history(request: Request) -> Response:
+@asynccontextmanager
+async def _owned_session(request: Request) -> AsyncIterator[tuple[AgentService, str]]:
+    """The project's agent and the session id of a route that names both in its URL, once the
+    caller is known to own that session (404 otherwise)."""
     caller = await _caller(request)
     project_id = _project(request)
     session_id = _session_id(request)
     chat = _service(request)
     async with chat.project(caller, project_id) as agent:
         await chat.owned_session(caller, project_id, session_id)
+        yield agent, session_id
+
+
+async def history(request: Request) -> Response:
+    async with _owned_session(request) as (agent, session_id):
         result = await agent.get_history(session_id)
         return JSONResponse(result.model_dump(mode="json", exclude_none=True))
 
@@ -641,24 +649,14 @@ async def delete_session(request: Request) -> Response:
 
 
 async def approvals(request: Request) -> Response:
-    caller = await _caller(request)
-    project_id = _project(request)
-    session_id = _session_id(request)
-    chat = _service(request)
-    async with chat.project(caller, project_id) as agent:
-        await chat.owned_session(caller, project_id, session_id)
+    async with _owned_session(request) as (agent, session_id):
         pending = await agent.pending_approvals(session_id)
         return JSONResponse([p.model_dump(mode="json", exclude_none=True) for p in pending])
 
 
 async def undone(request: Request) -> Response:
     """The session's changes already undone (from the service's decision log)."""
-    caller = await _caller(request)
-    project_id = _project(request)
-    session_id = _session_id(request)
-    chat = _service(request)
-    async with chat.project(caller, project_id) as agent:
-        await chat.owned_session(caller, project_id, session_id)
+    async with _owned_session(request) as (agent, session_id):
         calls = await agent.undone_changes(session_id)
         return JSONResponse({"tool_call_ids": sorted(calls)})
 
