@@ -469,7 +469,13 @@ class Workspace:
 
     @property
     def manager(self) -> ProjectAgentManager:
-        """The per-project agent services of the current server (created on first use)."""
+        """The per-project agent services of the current server (created on first use).
+
+        Raises `ServicesClosedError` once the workspace is closed: a request that was waiting
+        (for the server, for a login) when the app closed must not open a database nobody would
+        ever close again."""
+        if self._closed:
+            raise ServicesClosedError("The copilot is closing.")
         if self._manager is None:
             from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
 

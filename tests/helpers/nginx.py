@@ -148,7 +148,7 @@ pid {root}/nginx.pid;
 error_log {root}/error.log info;
 events {{ worker_connections 1024; }}
 http {{
-    log_format upstreams '$request_method $uri $status $upstream_addr';
+    log_format upstreams '$request_method $uri $status mark=$http_x_test_mark $upstream_addr';
     access_log {root}/access.log upstreams;
     client_body_temp_path {root}/tmp/body;
     proxy_temp_path {root}/tmp/proxy;
@@ -172,10 +172,18 @@ class Nginx:
     def url(self) -> str:
         return f"https://127.0.0.1:{self.port}"
 
-    def upstreams_used(self) -> list[str]:
-        """The replica (host:port) of each proxied request so far, in order."""
-        lines = (self.root / "access.log").read_text().splitlines()
-        return [line.rsplit(" ", 1)[1] for line in lines if line.rsplit(" ", 1)[1] != "-"]
+    def upstream_of(self, mark: str, timeout: float = 15.0) -> str:
+        """The replica that answered the request sent with header ``X-Test-Mark: <mark>``
+        ("-" when nginx answered it itself). nginx writes a request's line when the request
+        ends, which may be after the client has its answer: wait for the line."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for line in self.access_log():
+                if f" mark={mark} " in line:
+                    return line.rsplit(" ", 1)[1]
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no access log line for request {mark} in {timeout:.0f} s")
+            time.sleep(0.05)
 
     def access_log(self) -> list[str]:
         path = self.root / "access.log"

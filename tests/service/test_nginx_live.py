@@ -10,6 +10,7 @@ import json
 import ssl
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -124,37 +125,49 @@ def test_a_turn_streams_through_nginx_chunk_by_chunk(
 
 
 def test_a_body_over_the_limit_gets_413_from_nginx(front: Front, admin: User) -> None:
-    before = len(front.nginx.upstreams_used())
     body = b'{"message": "' + b"x" * (MAX_BODY_BYTES + 1024) + b'", "project_id": "p"}'
+    over, under_mark = f"over-{uuid.uuid4().hex}", f"under-{uuid.uuid4().hex}"
     with front.client(timeout=60) as client:
         refused = client.post(
             "/v3/chat/stream",
             content=body,
-            headers={**admin.headers, "Content-Type": "application/json"},
+            headers={**admin.headers, "Content-Type": "application/json", "X-Test-Mark": over},
         )
         assert refused.status_code == 413
         assert refused.headers["server"].startswith("nginx")  # nginx's page, not the service's
-        assert len(front.nginx.upstreams_used()) == before  # no replica saw it
+        assert front.nginx.upstream_of(over) == "-"  # no replica saw it
         # just under the limit it reaches a replica, which answers in its own words
         under = b'{"message": "' + b"x" * (MAX_BODY_BYTES - 1024) + b'", "project_id": "p"}'
         passed = client.post(
             "/v3/chat/stream",
             content=under,
-            headers={**admin.headers, "Content-Type": "application/json"},
+            headers={
+                **admin.headers,
+                "Content-Type": "application/json",
+                "X-Test-Mark": under_mark,
+            },
         )
     assert passed.status_code == 422 and passed.json()["message"]
-    assert len(front.nginx.upstreams_used()) == before + 1
+    replicas = {f"127.0.0.1:{r.port}" for r in front.replicas}
+    assert front.nginx.upstream_of(under_mark) in replicas
 
 
 def test_both_replicas_answer_and_a_session_goes_on_through_either(
     front: Front, admin: User, student: User, shared_project: dict[str, Any]
 ) -> None:
     pid = shared_project["project_id"]
-    before = len(front.nginx.upstreams_used())
+    marks: list[str] = []
+
+    def marked(headers: dict[str, str]) -> dict[str, str]:
+        marks.append(uuid.uuid4().hex)
+        return {**headers, "X-Test-Mark": marks[-1]}
+
     with front.client(timeout=60) as client:
         front.model.push(ScriptedTurn.text("One.", chunks=2))
         first = client.post(
-            "/v3/chat/stream", json={"message": "1", "project_id": pid}, headers=admin.headers
+            "/v3/chat/stream",
+            json={"message": "1", "project_id": pid},
+            headers=marked(admin.headers),
         )
         sid = sse_events(first.text.split("\n"))[0]["session_id"]
         for n in range(6):
@@ -162,13 +175,13 @@ def test_both_replicas_answer_and_a_session_goes_on_through_either(
             answer = client.post(
                 "/v3/chat/stream",
                 json={"message": f"m{n}", "project_id": pid, "session_id": sid},
-                headers=admin.headers,
+                headers=marked(admin.headers),
             )
             events = sse_events(answer.text.split("\n"))
             assert answer.status_code == 200 and events[-1]["type"] == "done", answer.text
             assert "error" not in [e["type"] for e in events], answer.text
             listed = client.get(
-                "/v3/chat/sessions", params={"project_id": pid}, headers=admin.headers
+                "/v3/chat/sessions", params={"project_id": pid}, headers=marked(admin.headers)
             )
             assert sid in {s["id"] for s in listed.json()}
             theirs = client.get(
@@ -180,8 +193,8 @@ def test_both_replicas_answer_and_a_session_goes_on_through_either(
         ).json()
     users = [m["content"] for m in history["messages"] if m["role"] == "user"]
     assert users == ["1", *[f"m{n}" for n in range(6)]]
-    used = front.nginx.upstreams_used()[before:]
-    assert {f"127.0.0.1:{r.port}" for r in front.replicas} == set(used)
+    used = {front.nginx.upstream_of(mark) for mark in marks}
+    assert {f"127.0.0.1:{r.port}" for r in front.replicas} == used
 
 
 def test_a_stream_through_nginx_survives_the_other_replica_going(

@@ -38,6 +38,7 @@ from gns3_copilot_desktop.core.errors import (
 )
 from gns3_copilot_desktop.core.protocol import GNS3_AUTH_ERROR_KIND, ApprovalRequest, ChatChunk
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
+from gns3_copilot_desktop.core.tasks import to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ class Turn:
             finished = True
         finally:
             if not finished:
-                await _shielded(self._abandon(self._producer))
+                await to_the_end(self._abandon(self._producer))
 
     # --- producing --------------------------------------------------------------------------
 
@@ -386,13 +387,3 @@ async def _aclose(stream: AsyncIterator[Any]) -> None:
     aclose = getattr(stream, "aclose", None)
     if aclose is not None:
         await aclose()
-
-
-async def _shielded(work: Awaitable[None]) -> None:
-    """Run cleanup to the end even if the caller is cancelled again meanwhile."""
-    task = asyncio.ensure_future(work)
-    try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.wait({task})
-        raise

@@ -48,6 +48,7 @@ from gns3_copilot_desktop.core.sessions.store import (
     StoreNotice,
     lease_is_free,
 )
+from gns3_copilot_desktop.core.tasks import to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +222,7 @@ class PostgresSessionStore:
         if self._closed:
             return
         self._closed = True
-        await self._pool.close()
+        await to_the_end(self._pool.close())
 
     async def __aenter__(self) -> Self:
         return self

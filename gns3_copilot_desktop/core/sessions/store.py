@@ -23,7 +23,7 @@ import socket
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -55,6 +55,7 @@ from gns3_copilot_desktop.core.sessions.recovery import Recovery, corruption_rea
 from gns3_copilot_desktop.core.sessions.rows import merge_hits, message_row
 from gns3_copilot_desktop.core.sessions.search import build_match_query
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
+from gns3_copilot_desktop.core.tasks import to_the_end
 
 __all__ = ["SessionStore", "resolve_db_path"]
 
@@ -191,6 +192,9 @@ class SessionStore:
         if self._closed:
             return
         self._closed = True
+        await to_the_end(self._close_connection())
+
+    async def _close_connection(self) -> None:
         async with self.checkpointer.lock:
             with contextlib.suppress(sqlite3.Error):
                 await self._conn.execute("PRAGMA optimize")
@@ -536,28 +540,16 @@ class SessionStore:
             # or the checkpointer's: roll it back, so it is neither committed with this one nor
             # makes every later write fail with "cannot start a transaction within a
             # transaction". A no-op when none is open.
-            await _finish(self._conn.rollback())
+            await to_the_end(self._conn.rollback())
             try:
                 # IMMEDIATE takes the write lock now, so another instance makes us wait (busy
                 # timeout) instead of failing later with SQLITE_BUSY.
                 await self._conn.execute("BEGIN IMMEDIATE")
                 yield self._conn
             except BaseException:
-                await _finish(self._conn.rollback())
+                await to_the_end(self._conn.rollback())
                 raise
-            await _finish(self._conn.commit())
-
-
-async def _finish(end: Awaitable[None]) -> None:
-    """Await a commit or rollback to its end even when the task is cancelled meanwhile: it runs
-    in the connection's thread regardless, and the lock must not go to the next writer first."""
-    ending = asyncio.ensure_future(end)
-    try:
-        await asyncio.shield(ending)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception):
-            await ending
-        raise
+            await to_the_end(self._conn.commit())
 
 
 async def _configure(conn: aiosqlite.Connection, busy_timeout_s: float) -> None:

@@ -93,3 +93,22 @@ async def test_a_cancelled_checkpoint_write_rolls_back_at_every_step(any_store: 
 
 def _message(text: str) -> TranscriptMessage:
     return TranscriptMessage(id=f"m-{text}", role="user", content=text)
+
+
+async def test_a_close_cancelled_at_any_step_still_closes_the_file(tmp_path: Path) -> None:
+    """The app cancels its tasks on exit: a store cancelled while closing must still close its
+    connection, whose thread would otherwise keep the process alive."""
+    for point in range(CANCEL_POINTS):
+        store = await SessionStore.open(tmp_path / f"close-{point}.db")
+        thread_alive = store._conn._thread.is_alive  # noqa: SLF001 - what keeps a process up
+        closing = asyncio.ensure_future(store.close())
+        for _ in range(point):
+            await asyncio.sleep(0)
+        closing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await closing
+        # a close cancelled before it began is done now; one cancelled part-way is not redone
+        await store.close()
+        async with asyncio.timeout(10):
+            while thread_alive():
+                await asyncio.sleep(0.01)
