@@ -1,4 +1,4 @@
-"""Benchmarks of AgentService turns (issue 3 targets), through the real langchain-openai client.
+"""Benchmarks of AgentService turns, through the real langchain-openai client.
 
 Run: ``.venv/bin/python -m bench agent``. A loopback scripted OpenAI-compatible server (the tests'
 ``ScriptedOpenAIServer``, in its own thread) plays every turn as the issue defines it: the user's

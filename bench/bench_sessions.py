@@ -1,4 +1,4 @@
-"""Benchmarks of the per-project session store (issue 3 targets), on real files in a temp dir.
+"""Benchmarks of the per-project session store, on real files in a temp dir.
 
 Run: ``.venv/bin/python -m bench sessions``. Turns are (user message, assistant tool call,
 ~2 KB tool result, ~500-char answer), as in the issue. The size benchmark runs a real LangGraph

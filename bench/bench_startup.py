@@ -1,4 +1,4 @@
-"""Cold start of ``gns3-copilot`` to the window shown (offscreen), and its idle memory (issue 5).
+"""Cold start of ``gns3-copilot`` to the window shown (offscreen), and its idle memory.
 
 Run: ``.venv/bin/python -m bench startup`` (``BENCH_STARTUP_RUNS=N``, default 5).
 

@@ -1,4 +1,4 @@
-"""UI benchmarks of issue 5, on the real widgets offscreen with the scripted backend double.
+"""UI benchmarks, on the real widgets offscreen with the scripted backend double.
 
 Run: ``.venv/bin/python -m bench ui`` (takes ~45 s: the stream runs in real time).
 
@@ -32,7 +32,7 @@ from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
 from PyQt6.QtWidgets import QApplication
 
 from gns3_copilot_desktop.core.protocol import ChatChunk
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from tests.helpers.fake_backend import ScriptedBackend, long_history
 

@@ -40,12 +40,12 @@ from gns3_copilot_desktop.core.logs import redact, setup_logging
 from gns3_copilot_desktop.core.paths import AppPaths, app_paths, resource_path
 from gns3_copilot_desktop.core.platform import Platform, detect_platform
 from gns3_copilot_desktop.core.workspace import Workspace
-from gns3_copilot_desktop.ui.copilot import CopilotHeader
+from gns3_copilot_desktop.ui.backends.remote import BackendChoice
 from gns3_copilot_desktop.ui.dock import CopilotDock
 from gns3_copilot_desktop.ui.file_folders import FileFolders
+from gns3_copilot_desktop.ui.header.header import CopilotHeader
 from gns3_copilot_desktop.ui.heap import freeze_startup_heap
 from gns3_copilot_desktop.ui.qt_async import pending_tasks, spawn
-from gns3_copilot_desktop.ui.remote_backend import BackendChoice
 
 log = logging.getLogger(__name__)
 

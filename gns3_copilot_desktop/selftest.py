@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from PyQt6.QtWidgets import QMainWindow
 
     from gns3_copilot_desktop.app import AppOptions
-    from gns3_copilot_desktop.ui.message_view import MessageView
+    from gns3_copilot_desktop.ui.chat.message_view import MessageView
 
 CANNED_ANSWER = (
     "Self-test answer: the GNS3 Copilot dock streamed this reply from a loopback model server."
@@ -304,8 +304,8 @@ def visible_answer(view: MessageView) -> str:
     """
     from PyQt6.QtWidgets import QLabel
 
-    from gns3_copilot_desktop.ui.message_view import AssistantMessage
-    from gns3_copilot_desktop.ui.node_links import unlink
+    from gns3_copilot_desktop.ui.chat.message_view import AssistantMessage
+    from gns3_copilot_desktop.ui.lab.node_links import unlink
 
     view.flush()
     turns = [w for w in view.message_widgets() if isinstance(w, AssistantMessage)]

@@ -1,7 +1,7 @@
 """app.py's process-wide set-up: tracing inherited from the environment is turned off.
 
 (The translator and the start-up heap freeze are tested in tests/ui/test_translations.py and
-tests/ui/test_streaming_cost.py.)
+tests/ui/chat/test_streaming_cost.py.)
 """
 
 from __future__ import annotations

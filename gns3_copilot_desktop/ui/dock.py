@@ -5,8 +5,8 @@ from __future__ import annotations
 from PyQt6.QtCore import QCoreApplication, Qt
 from PyQt6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-from gns3_copilot_desktop.ui.backend import ChatBackend
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.backends.base import ChatBackend
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 
 MIN_WIDTH = 320
 

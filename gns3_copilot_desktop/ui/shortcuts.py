@@ -17,7 +17,7 @@ from PyQt6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PyQt6.QtWidgets import QApplication, QFrame, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from gns3_copilot_desktop.ui.approval_card import ApprovalCard, ApprovalItem
+    from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard, ApprovalItem
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pylupdate6 looks for

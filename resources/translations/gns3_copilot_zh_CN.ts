@@ -16,436 +16,436 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="76" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="77" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="78" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="99" />
         <source>%1?</source>
         <translation>%1？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="150" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="197" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="203" />
         <source>Edit arguments</source>
         <translation>编辑参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="286" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="280" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="328" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="289" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="281" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="328" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="281" />
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="297" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="297" />
         <source>Always allow “%1” in this project</source>
         <translation>在此项目中始终允许“%1”</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="303" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="303" />
         <source>Later “%1” calls in this project run without asking.</source>
         <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="318" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="318" />
         <source>Why not? (optional, the assistant sees it)</source>
         <translation>为什么拒绝？（可选，助手会看到）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="321" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="321" />
         <source>Reason for rejecting %1</source>
         <translation>拒绝 %1 的原因</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="332" />
         <source>Confirm rejecting %1</source>
         <translation>确认拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="338" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="375" />
         <source>%1 · destructive: %2</source>
         <translation>%1 · 破坏性操作：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="379" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="379" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="403" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="403" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="406" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="436" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="436" />
         <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
         <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="445" />
         <source>Checking your edits against the lab…</source>
         <translation>正在对照实验拓扑检查你的修改…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="476" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="476" />
         <source>Not possible as edited: %1</source>
         <translation>按修改后的参数无法执行：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="485" />
         <source>Checked against the lab: the card shows your edits.</source>
         <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="541" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="541" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="543" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="543" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="554" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="554" />
         <source>%1 for %2, one per line</source>
         <translation>%2 的%1，每行一条</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="557" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="557" />
         <source>Configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="559" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="559" />
         <source>Commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="699" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="699" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="705" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="712" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="712" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="716" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="716" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="742" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="749" />
         <source>%n changes wait for your decision:</source>
         <translation>
             <numerusform>%n 项更改等待你的决定：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="766" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="766" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="769" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="769" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="817" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="817" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_arguments.py" line="49" />
         <source>Argument %1</source>
         <translation>参数 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_arguments.py" line="221" />
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_arguments.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_arguments.py" line="223" />
         <source>no</source>
         <translation>否</translation>
     </message>
 </context><context>
     <name>ChatController</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_controller.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/controller.py" line="107" />
         <source>An unexpected error stopped the answer. It was logged.</source>
         <translation>意外错误中断了回答，详情已写入日志。</translation>
     </message>
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="366" />
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="105" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="106" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="112" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="115" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="118" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="172" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="181" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="212" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="216" />
         <source>Continue this conversation</source>
         <translation>继续此对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="219" />
         <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
         <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="226" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="226" />
         <source>Continue this imported conversation</source>
         <translation>继续此导入的对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="356" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="454" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="471" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="485" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="494" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat_panel.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="497" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
 </context><context>
     <name>Composer</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="32" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="32" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="33" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="33" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="84" />
         <source>Message the copilot (Enter sends, Shift+Enter new line)</source>
         <translation>给 Copilot 发消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="88" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="99" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="101" />
         <source>The model that answers</source>
         <translation>用来回答的模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="104" />
         <source>No model configured</source>
         <translation>未配置模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="111" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="112" />
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="114" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="116" />
         <source>Stop the answer</source>
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/composer.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/composer.py" line="118" />
         <source>Stop (Esc)</source>
         <translation>停止 (Esc)</translation>
     </message>
 </context><context>
     <name>ConsoleLogins</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="38" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="38" />
         <source>Logins the copilot uses on device consoles. Passwords go to the OS keyring, never into the chat or the settings file.</source>
         <translation>Copilot 在设备控制台上使用的登录信息。密码保存在系统密钥环中，绝不会进入聊天或设置文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="48" />
         <source>Saved console logins</source>
         <translation>已保存的控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="52" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="52" />
         <source>Node name, or template:NAME</source>
         <translation>节点名称，或 template:模板名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="63" />
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="63" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="54" />
         <source>Username</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="64" />
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="56" />
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="65" />
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="59" />
         <source>Enable secret</source>
         <translation>Enable 密码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="62" />
         <source>Applies to</source>
         <translation>适用于</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="67" />
         <source>Add login</source>
         <translation>添加登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="70" />
         <source>Save login</source>
         <translation>保存登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="73" />
         <source>Remove login</source>
         <translation>删除登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/console_logins.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/console_logins.py" line="120" />
         <source>Stored in the keyring (unchanged)</source>
         <translation>已保存在密钥环中（未更改）</translation>
     </message>
@@ -460,348 +460,348 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="135" />
         <source>GNS3 server and user</source>
         <translation>GNS3 服务器和用户</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="139" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="140" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="143" />
         <source>Log out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="144" />
         <source>Log out of GNS3</source>
         <translation>退出 GNS3 登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="152" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="149" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="207" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="155" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="155" />
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="157" />
         <source>The GNS3 project the copilot works on</source>
         <translation>Copilot 当前操作的 GNS3 项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="160" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="160" />
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="167" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="167" />
         <source>Follow GNS3</source>
         <translation>跟随 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="171" />
         <source>Follow the project open in GNS3</source>
         <translation>跟随 GNS3 中打开的项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="174" />
         <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
         <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="180" />
         <source>Lab</source>
         <translation>实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="182" />
         <source>Show the lab in the chat</source>
         <translation>在对话中显示实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="185" />
         <source>Show the project's topology in the chat, kept up to date</source>
         <translation>在对话中显示项目拓扑，并保持更新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="195" />
         <source>Connection status</source>
         <translation>连接状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="426" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="411" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="426" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="411" />
         <source>The GNS3 login expired; log in again in GNS3.</source>
         <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="417" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="417" />
         <source>Your GNS3 login has expired. Log in again to continue.</source>
         <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="466" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="466" />
         <source>{name} (closed)</source>
         <translation>{name}（已关闭）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="545" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="545" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="585" />
         <source>GNS3 closed the project “%1” (closed in GNS3 or by another client). Open it again in GNS3 to go on.</source>
         <translation>GNS3 关闭了项目“%1”（在 GNS3 中或被其他客户端关闭）。请在 GNS3 中重新打开它以继续。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="591" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="591" />
         <source>The project “%1” was deleted in GNS3.</source>
         <translation>项目“%1”已在 GNS3 中删除。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="610" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="610" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="618" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="618" />
         <source>Undo the lab plan</source>
         <translation>撤销实验计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="712" />
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="712" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="622" />
         <source>Undoing…</source>
         <translation>正在撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="643" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="643" />
         <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
         <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="651" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="651" />
         <source>These nodes stop for a moment: %1</source>
         <translation>这些节点会短暂停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="654" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="654" />
         <source>Take a GNS3 snapshot</source>
         <translation>拍摄 GNS3 快照</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="658" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="658" />
         <source>Taking the snapshot…</source>
         <translation>正在拍摄快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="670" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="670" />
         <source>Snapshot '%1' taken.</source>
         <translation>已拍摄快照“%1”。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="674" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="674" />
         <source>Not saved first: %1.</source>
         <translation>未能事先保存：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="705" />
         <source>Restore this configuration</source>
         <translation>恢复此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="707" />
         <source>Undo this change</source>
         <translation>撤销此更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="812" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="812" />
         <source>Log in to see your lab.</source>
         <translation>登录后即可查看你的实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="814" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="814" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="948" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="948" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="951" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="951" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="955" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="955" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1014" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1014" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1015" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1015" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1017" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1018" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1018" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1020" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1020" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1033" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1033" />
         <source>{user} @ {server}</source>
         <translation>{user} @ {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1039" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1039" />
         <source>Not logged in · {server}</source>
         <translation>未登录 · {server}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1061" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1061" />
         <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
         <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1068" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1068" />
         <source>GNS3 unreachable — retrying</source>
         <translation>无法连接 GNS3 — 正在重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1078" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1078" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1085" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1085" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1089" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1089" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1094" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1094" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot.py" line="1098" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1098" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
 </context><context>
     <name>CopilotServiceTab</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="39" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="39" />
         <source>Copilot runs on:</source>
         <translation>Copilot 运行在：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="40" />
         <source>this computer</source>
         <translation>本计算机</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="42" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="42" />
         <source>a copilot service at URL</source>
         <translation>位于以下 URL 的 Copilot 服务</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="45" />
         <source>Copilot runs on this computer</source>
         <translation>Copilot 在本计算机上运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="48" />
         <source>Copilot runs on a copilot service</source>
         <translation>Copilot 在 Copilot 服务上运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="51" />
         <source>Copilot service URL</source>
         <translation>Copilot 服务 URL</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="55" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="55" />
         <source>A service started with 'gns3-copilot serve' on another computer answers with its own model; your GNS3 login is sent with each request.</source>
         <translation>在另一台计算机上用 'gns3-copilot serve' 启动的服务使用它自己的模型回答；每个请求都会附带你的 GNS3 登录信息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="64" />
         <source>CA file for HTTPS (empty: the system's trusted certificates):</source>
         <translation>HTTPS 的 CA 文件（留空：使用系统信任的证书）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="72" />
         <source>Copilot service CA file</source>
         <translation>Copilot 服务的 CA 文件</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="75" />
         <source>Choose...</source>
         <translation>选择...</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="78" />
         <source>Choose the copilot service's CA file</source>
         <translation>选择 Copilot 服务的 CA 文件</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="83" />
         <source>Copilot service problem</source>
         <translation>Copilot 服务问题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="115" />
         <source>CA file of the copilot service</source>
         <translation>Copilot 服务的 CA 文件</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="117" />
         <source>Certificates (*.pem *.crt)</source>
         <translation>证书 (*.pem *.crt)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="133" />
         <source>Enter the http:// or https:// address of the copilot service; until then the copilot runs on this computer.</source>
         <translation>请输入 Copilot 服务的 http:// 或 https:// 地址；在此之前 Copilot 在本计算机上运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/copilot_service_tab.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/service_tab.py" line="140" />
         <source>The CA file does not exist: the copilot service cannot be trusted until it does.</source>
         <translation>CA 文件不存在：在它存在之前无法信任 Copilot 服务。</translation>
     </message>
@@ -1781,896 +1781,896 @@
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="229" />
         <source>Lab drawing</source>
         <translation>实验拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="958" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="582" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="958" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="582" />
         <source>The lab is empty.</source>
         <translation>实验为空。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="695" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="695" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="696" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="697" />
         <source>changed</source>
         <translation>已更改</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="702" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="702" />
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="705" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="706" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="706" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="932" />
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="932" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="707" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="713" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="713" />
         <source>suspended link</source>
         <translation>已挂起的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="717" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="717" />
         <source>filtered link</source>
         <translation>有过滤的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="934" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="934" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="960" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="960" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="965" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="965" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="966" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="966" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="974" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="974" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="983" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="983" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab_drawing.py" line="988" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="988" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
     </message>
 </context><context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="82" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="81" />
         <source>Log in to GNS3</source>
         <translation>登录 GNS3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="88" />
         <source>No keyring is available on this computer, so the login cannot be remembered: you will log in again next time.</source>
         <translation>本计算机上没有可用的密钥环，因此无法记住登录：下次需要重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="110" />
         <source>GNS3 server URL</source>
         <translation>GNS3 服务器地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="151" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="112" />
         <source>Username</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="152" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="113" />
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="116" />
         <source>Remember me (keeps the login token in the OS keyring)</source>
         <translation>记住我（登录令牌保存在系统密钥环中）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="122" />
         <source>Remember me</source>
         <translation>记住我</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="127" />
         <source>Login status</source>
         <translation>登录状态</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="133" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="130" />
         <source>Start a local GNS3 server</source>
         <translation>启动本地 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="144" />
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="143" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="150" />
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="180" />
         <source>Enter a username and a password.</source>
         <translation>请输入用户名和密码。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="208" />
         <source>Starting the local GNS3 server…</source>
         <translation>正在启动本地 GNS3 服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="220" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="220" />
         <source>The local GNS3 server is running. Log in.</source>
         <translation>本地 GNS3 服务器已在运行，请登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/login_dialog.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/header/login_dialog.py" line="232" />
         <source>Logging in…</source>
         <translation>正在登录…</translation>
     </message>
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="59" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="153" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="212" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="215" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="216" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="270" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="531" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="580" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="587" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="587" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="589" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="589" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="596" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="601" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="614" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="617" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="631" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="642" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="642" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="660" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="707" />
         <source>Stopped before the end</source>
         <translation>已在结束前停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="709" />
         <source>Cut off: the model's answer ended early</source>
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="741" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="741" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="754" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="751" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="824" />
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="774" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="824" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="774" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="780" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="780" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="782" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="782" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="832" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="832" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="835" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="838" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="851" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="851" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/message_view.py" line="1049" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="1049" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
 </context><context>
     <name>NodeLinks</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/node_links.py" line="157" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/node_links.py" line="165" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="187" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/node_links.py" line="187" />
         <source>%1 is not running.</source>
         <translation>%1 未在运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/node_links.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/node_links.py" line="190" />
         <source>%1 has no telnet console.</source>
         <translation>%1 没有 telnet 控制台。</translation>
     </message>
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="590" />
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="211" />
-        <source>Edit plan</source>
-        <translation>编辑计划</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="213" />
-        <source>Change the plan's nodes, links and addressing before approving it</source>
-        <translation>批准之前修改计划中的节点、链路和地址</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/approval_card.py" line="588" />
-        <source>Use the plan as proposed</source>
-        <translation>改用原始计划</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="116" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="66" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="45" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="45" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="117" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="46" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="46" />
         <source>Template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="47" />
         <source>X</source>
         <translation>X</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="48" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="48" />
         <source>Y</source>
         <translation>Y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="49" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="49" />
         <source>Platform</source>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="50" />
         <source>OSPF</source>
         <translation>OSPF</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="56" />
         <source>Node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="57" />
         <source>Port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="58" />
         <source>Node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="59" />
         <source>Port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="126" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="60" />
         <source>Subnet</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="67" />
         <source>Prefix</source>
         <translation>前缀</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="137" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="77" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="68" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="134" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="74" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="135" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="75" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="136" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="76" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="114" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="122" />
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="125" />
         <source>Add node</source>
         <translation>添加节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="126" />
         <source>Remove node</source>
         <translation>删除节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="123" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="130" />
         <source>Links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="133" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="133" />
         <source>Add link</source>
         <translation>添加链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="135" />
         <source>Remove link</source>
         <translation>删除链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="145" />
         <source>Subnets</source>
         <translation>子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="149" />
         <source>Add subnet</source>
         <translation>添加子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="153" />
         <source>Remove subnet</source>
         <translation>删除子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="132" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="161" />
         <source>Addressing</source>
         <translation>地址规划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="165" />
         <source>Add address</source>
         <translation>添加地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="169" />
         <source>Remove address</source>
         <translation>删除地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="177" />
         <source>Undo remove</source>
         <translation>撤销删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="179" />
         <source>Put back the rows removed last (Ctrl+Z)</source>
         <translation>恢复最近删除的行（Ctrl+Z）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="206" />
         <source>The drawing shows the plan as proposed. When you approve, your edits are checked against the project and compared with it again before anything changes.</source>
         <translation>上图显示的是原始计划。批准后，会先根据项目重新检查并比较你的修改，然后才做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="361" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="361" />
         <source>%1, row %2, %3</source>
         <translation>%1，第 %2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="363" />
         <source>%1, row %2</source>
         <translation>%1，第 %2 行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_editor.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="367" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="72" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="73" />
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="74" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="127" />
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="127" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="118" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="125" />
         <source>Ends</source>
         <translation>两端</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="142" />
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="144" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="145" />
         <source>Lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="185" />
         <source>Undo this plan…</source>
         <translation>撤销此计划…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="189" />
         <source>Undo what the plan did, in the project as it is now (you see every action first)</source>
         <translation>在项目当前状态下撤销该计划所做的更改（会先列出每个操作）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="197" />
         <source>Take a GNS3 snapshot…</source>
         <translation>拍摄 GNS3 快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="201" />
         <source>Save the devices' configurations, stop the running nodes, take a GNS3 snapshot and start them again (you are asked first)</source>
         <translation>保存设备配置，停止运行中的节点，拍摄 GNS3 快照后再次启动它们（会先询问你）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/plan_view.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="219" />
         <source>This plan was applied by an older version: its undo is the GNS3 snapshot '%1', which you can restore in GNS3 (Edit &gt; Manage snapshots).</source>
         <translation>此计划由旧版本应用：它的撤销方式是 GNS3 快照“%1”，你可以在 GNS3 中恢复它（编辑 &gt; 管理快照）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="590" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="211" />
+        <source>Edit plan</source>
+        <translation>编辑计划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="213" />
+        <source>Change the plan's nodes, links and addressing before approving it</source>
+        <translation>批准之前修改计划中的节点、链路和地址</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="588" />
+        <source>Use the plan as proposed</source>
+        <translation>改用原始计划</translation>
     </message>
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="76" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="77" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="78" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="86" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="87" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="88" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="89" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="90" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="100" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="104" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="110" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="114" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="124" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="130" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="135" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="143" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="156" />
         <source>cannot check (%1)</source>
         <translation>无法检查(%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="163" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="165" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="197" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="241" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="241" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="246" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="246" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="622" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="247" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="622" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="247" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="257" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="253" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="251" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="257" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="251" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="260" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="260" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="275" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="275" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="282" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="282" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="286" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="286" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="289" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="296" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="296" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="324" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="324" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="327" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="330" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="330" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="345" />
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="356" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="359" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="359" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="365" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="373" />
         <source>Checks, hints and the answer</source>
         <translation>检查、提示和答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="401" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="396" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="391" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="401" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="396" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="391" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="477" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="477" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="524" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="595" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="634" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="696" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="662" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="696" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="662" />
         <source>Approve to start: the faults go into the running lab; nothing is stopped.</source>
         <translation>批准后开始:故障注入正在运行的实验;不会停止任何节点。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="672" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="672" />
         <source>Reading the lab and choosing faults…</source>
         <translation>正在读取实验并选择故障…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="705" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="727" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="727" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="739" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="739" />
         <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
         <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="761" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="761" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="772" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="785" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="785" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="791" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="791" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="799" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="799" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="805" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="805" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="823" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="823" />
         <source>This exercise is signed by %1, whose key this computer has not seen before.
 
 Key fingerprint: %2
@@ -2683,680 +2683,680 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="834" />
         <source>Trust this trainer's key?</source>
         <translation>信任此培训师的密钥？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="841" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="841" />
         <source>Trust and import</source>
         <translation>信任并导入</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="865" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="865" />
         <source>Give up this exercise?</source>
         <translation>放弃此练习?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="866" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="866" />
         <source>The answer will be shown and the exercise scores 0. You can then undo the faults in the lab.</source>
         <translation>将显示答案,本次练习得 0 分。之后你可以撤销实验中的故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="875" />
         <source>Give up and show the answer</source>
         <translation>放弃并显示答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="896" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="896" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="900" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="904" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="913" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="913" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="920" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="920" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="931" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="931" />
         <source>Export the exercise</source>
         <translation>导出练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="951" />
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="937" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="951" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="937" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="949" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="949" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="984" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="984" />
         <source>Exercise started (every fault confirmed): find what is broken and fix it.</source>
         <translation>练习已开始(每个故障均已确认):找出故障并修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="995" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="995" />
         <source>Injecting the faults and confirming each on its device…</source>
         <translation>正在注入故障并在设备上逐一确认……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1017" />
         <source>Nothing was injected.</source>
         <translation>没有注入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1037" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1037" />
         <source>Some checks cannot run: the lab changed (a node or link the exercise uses is gone, replaced or stopped). Put it back, then check again.</source>
         <translation>部分检查无法运行:实验已改变(练习用到的节点或链路已删除、被替换或已停止)。恢复后再检查。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1045" />
         <source>Not fixed yet: some checks failed.</source>
         <translation>尚未修复：部分检查未通过。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1050" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1050" />
         <source>Checking the lab…</source>
         <translation>正在检查实验…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1078" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1078" />
         <source>You gave up. Here is the answer.</source>
         <translation>你已放弃。以下是答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1083" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1083" />
         <source>Undo the exercise's faults in the lab?</source>
         <translation>撤销实验中的练习故障?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1095" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1095" />
         <source>The lab stays as it is.</source>
         <translation>实验保持现状。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1103" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1103" />
         <source>The exercise's faults were undone.</source>
         <translation>练习的故障已撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1105" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1105" />
         <source>Left as they are (the lab changed): %1.</source>
         <translation>保持原样(实验已改变):%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1111" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1111" />
         <source>Undoing the faults…</source>
         <translation>正在撤销故障……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1145" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1145" />
         <source>Injected (sealed)</source>
         <translation>已注入（密封）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1157" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1157" />
         <source>What was injected stays sealed until the exercise ends.</source>
         <translation>注入的内容在练习结束前保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1174" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1174" />
         <source>Injected: %1</source>
         <translation>已注入：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice_panel.py" line="1196" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1196" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="106" />
         <source>Edits cannot be checked on a copilot service on another computer: Approve the call as shown or Reject it.</source>
         <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="187" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="192" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="198" />
         <source>A copilot service does not support importing or continuing a conversation: it works when the copilot runs on this computer (choose it in the settings).</source>
         <translation>Copilot 服务不支持导入或继续对话：只有 Copilot 在本机运行时才可以（请在设置中选择）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="212" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/remote_backend.py" line="55" />
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="67" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="367" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="371" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="381" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="424" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="433" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="439" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="445" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/service_backend.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="451" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="60" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="67" />
         <source>Tutor</source>
         <translation>导师</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="70" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="76" />
         <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
         <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="81" />
         <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
         <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="86" />
         <source>Reads and changes the lab for you, each change after your approval.</source>
         <translation>为你读取和更改实验，每项更改都需你批准。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="101" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="103" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="107" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="112" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="114" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="139" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="142" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="149" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="149" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="150" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="165" />
         <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
         <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="170" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="354" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="171" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="354" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="171" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="325" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="175" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="176" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="383" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="383" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="181" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="185" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="406" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="186" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="190" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="191" />
         <source>Import an exported session as a new, read-only conversation</source>
         <translation>将导出的会话导入为新的只读对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="206" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="289" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="323" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="355" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="384" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="398" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="398" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="408" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="408" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="422" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="422" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="434" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="434" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="438" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="489" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions_panel.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="524" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="53" />
         <source>Ollama (local)</source>
         <translation>Ollama（本机）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="57" />
         <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
         <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="101" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="100" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="108" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="111" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="115" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="118" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="144" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="148" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="151" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="157" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="164" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="228" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="168" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="229" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="174" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="230" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="176" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="179" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="231" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="182" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="233" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="190" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="197" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="200" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="203" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="206" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio at the base URL typed above and on this computer, and fills the profile from what they serve, with the context window the server runs.</source>
         <translation>在上方填写的基础 URL 和本机上查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并按其提供的模型填写配置，包括服务器实际运行的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="217" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="222" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="225" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="227" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="227" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="236" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="336" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="338" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="479" />
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="479" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="377" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="421" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="425" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="438" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="457" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="480" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="491" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="507" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="518" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="530" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="530" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="549" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="549" />
         <source>Tools that run without asking, per project:</source>
         <translation>各项目中无需询问即可运行的工具：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="556" />
         <source>Always-allowed tools</source>
         <translation>始终允许的工具</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="559" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="559" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="592" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="593" />
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="596" />
         <source>Heartbeat interval</source>
         <translation>心跳间隔</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="600" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="600" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="602" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="602" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="609" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="609" />
         <source>Heartbeat while working</source>
         <translation>处理时显示心跳</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="613" />
         <source>Language (after restart)</source>
         <translation>语言（重启后生效）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings_dialog.py" line="624" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="624" />
         <source>Copilot service</source>
         <translation>Copilot 服务</translation>
     </message>
@@ -3425,120 +3425,120 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="34" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="34" />
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="37" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="37" />
         <source>Token usage</source>
         <translation>Token 用量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="42" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="42" />
         <source>Estimated cost</source>
         <translation>预估费用</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="46" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="46" />
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="115" />
         <source>%1 tokens</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="119" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="119" />
         <source>Session: %1 input and %2 output tokens</source>
         <translation>本会话：输入 %1 token，输出 %2 token</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="137" />
         <source>Context used by the next request: %1</source>
         <translation>下一次请求占用的上下文：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="154" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="154" />
         <source>Estimated cost of the session (USD)</source>
         <translation>本会话的预估费用（美元）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="156" />
         <source>Cost shown only for the provider's own endpoint, not a custom base URL</source>
         <translation>仅对服务商官方端点显示费用，自定义 Base URL 不显示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="161" />
         <source>Cost not known for this model</source>
         <translation>此模型的费用未知</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/status_line.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="194" />
         <source>working · %1 s</source>
         <translation>处理中 · %1 秒</translation>
     </message>
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="65" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="66" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="69" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="70" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="71" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="72" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="73" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="112" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="433" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="115" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="118" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="129" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="136" />
         <source>
 … %1 characters hidden …
 </source>
@@ -3547,76 +3547,76 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="352" />
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="355" />
         <source>The model saw a shortened version of this output.</source>
         <translation>模型看到的是此输出的截断版本。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="415" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="415" />
         <source>Tool %1: %2, %3</source>
         <translation>工具 %1：%2，%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="420" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="420" />
         <source>Show details of %1</source>
         <translation>显示 %1 的详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="501" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="501" />
         <source>Nodes: %1</source>
         <translation>节点：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="513" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="510" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="513" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="510" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="518" />
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="516" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="516" />
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="521" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="521" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="523" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="523" />
         <source>Show the whole output</source>
         <translation>显示完整输出</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="550" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="550" />
         <source>%1 before (%2)</source>
         <translation>%1 之前（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="551" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="551" />
         <source>%1 after (%2)</source>
         <translation>%1 之后（%2）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="577" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="577" />
         <source>(no output yet)</source>
         <translation>（暂无输出）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="629" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="629" />
         <source>%n tool call(s)</source>
         <translation>
             <numerusform>%n 个工具调用</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/tool_card.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="631" />
         <source>%1 running</source>
         <translation>%1 个运行中</translation>
     </message>
@@ -3765,104 +3765,104 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>TopologyCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="70" />
         <source>Lab %1</source>
         <translation>实验 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="78" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="80" />
         <source>Refresh the lab drawing</source>
         <translation>刷新拓扑图</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="152" />
         <source>%1 nodes (%2 running), %3 links</source>
         <translation>%1 个节点（%2 个运行中），%3 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="185" />
         <source>Open console</source>
         <translation>打开控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/topology_card.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/lab_card.py" line="199" />
         <source>Show in GNS3</source>
         <translation>在 GNS3 中显示</translation>
     </message>
 </context><context>
     <name>UndoView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="53" />
         <source>Restore this configuration…</source>
         <translation>恢复此配置…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="54" />
         <source>Push back the lines that take the devices to the configuration they ran before this change (you see every line first)</source>
         <translation>推回能让设备回到此更改之前所运行配置的各行（会先让您看到每一行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="60" />
         <source>Undo…</source>
         <translation>撤销…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="61" />
         <source>Undo this change (you see what will happen first)</source>
         <translation>撤销此更改（会先让您看到将发生什么）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="85" />
         <source>Reading the project…</source>
         <translation>正在读取项目…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="102" />
         <source>Already undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="108" />
         <source>This will:</source>
         <translation>将会：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="115" />
         <source>No longer applies, left as it is now:</source>
         <translation>已不再适用，保持现状：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="124" />
         <source>Read every action and every line below before you approve.</source>
         <translation>批准前请阅读下面的每个操作和每一行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="152" />
         <source>Nothing to undo: %1</source>
         <translation>没有可撤销的内容：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="158" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="158" />
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="161" />
         <source>Undo stopped: %1</source>
         <translation>撤销已停止：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="165" />
         <source>Done before: %1.</source>
         <translation>此前已完成：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/undo_view.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/undo_view.py" line="169" />
         <source>Not done: %1.</source>
         <translation>未完成：%1。</translation>
     </message>

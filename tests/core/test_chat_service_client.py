@@ -1,6 +1,6 @@
 """`ChatServiceClient` against canned HTTP answers (httpx.MockTransport): the SSE reading, the
 stream rules kept whatever the service does, and the error mapping. The real service is met in
-tests/ui/test_remote_backend.py."""
+tests/ui/backends/test_remote_backend.py."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from gns3_copilot_desktop.core.gns3 import Gns3Client, LinkEnd, Project
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings, SettingsStore
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
-from tests.ui.test_lab_card_host_style import is_hue
+from tests.ui.lab.test_lab_card_host_style import is_hue
 
 pytestmark = [pytest.mark.gns3, pytest.mark.slow]
 

@@ -27,7 +27,7 @@ from gns3_copilot_desktop.core.protocol import (
 )
 from gns3_copilot_desktop.core.sessions.export import export_json, export_markdown
 from gns3_copilot_desktop.core.sessions.models import SessionInfo, TranscriptMessage
-from gns3_copilot_desktop.ui.backend import (
+from gns3_copilot_desktop.ui.backends.base import (
     AssistantTurn,
     HistoryItem,
     SessionEntry,

@@ -33,7 +33,7 @@ from gns3_copilot_desktop.core.practice.trust import TrainerKeys
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.core.secrets import SecretStore
 from gns3_copilot_desktop.core.settings import Settings
-from gns3_copilot_desktop.ui.practice_panel import PracticePanel
+from gns3_copilot_desktop.ui.practice.panel import PracticePanel
 from tests.helpers.keyring_backends import MemoryKeyring
 
 SECRET_TITLE = "A host in the wrong subnet"

@@ -21,8 +21,8 @@ import pytest
 from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
 from gns3_copilot_desktop.core.errors import CopilotServiceError
 from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
-from gns3_copilot_desktop.ui.backend import UserDecision
-from gns3_copilot_desktop.ui.remote_backend import RemoteBackend
+from gns3_copilot_desktop.ui.backends.base import UserDecision
+from gns3_copilot_desktop.ui.backends.remote import RemoteBackend
 from tests.helpers.chat_service import ServeProcess
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.nginx import LocalCa, Nginx, client_max_body_size, make_test_ca, start_nginx

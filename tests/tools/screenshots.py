@@ -26,7 +26,7 @@ from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 
 from gns3_copilot_desktop.core.paths import resource_path
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, TokenUsage
-from gns3_copilot_desktop.ui.backend import AssistantTurn, ToolRecord, UserTurn
+from gns3_copilot_desktop.ui.backends.base import AssistantTurn, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.dock import CopilotDock
 from gns3_copilot_desktop.ui.theme import dark_palette, light_palette
 from tests.helpers.fake_backend import (
@@ -312,7 +312,7 @@ async def shoot_plan(
         lambda: dock.panel.view.card("plan1") is not None and not dock.panel.composer.running
     )
     if edit:
-        from gns3_copilot_desktop.ui.approval_card import ApprovalItem
+        from gns3_copilot_desktop.ui.cards.approval_card import ApprovalItem
 
         [item] = window.findChildren(ApprovalItem)
         item.edit_plan_button.click()
@@ -331,7 +331,7 @@ async def shoot_lab(out: Path, name: str = "lab-card", dock_width: int = 460) ->
     nodes and links give) and a finished plan with its checks and Undo."""
     from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
     from gns3_copilot_desktop.core.protocol import ChatChunk
-    from gns3_copilot_desktop.ui.topology_card import TopologyCard
+    from gns3_copilot_desktop.ui.lab.lab_card import TopologyCard
 
     picture = LabPicture(
         nodes=(
@@ -400,7 +400,7 @@ async def shoot_undo(out: Path, name: str = "undo", dock_width: int = 460) -> No
         SavedNode,
         with_undo,
     )
-    from gns3_copilot_desktop.ui.undo_view import outcome_text, question_text
+    from gns3_copilot_desktop.ui.cards.undo_view import outcome_text, question_text
 
     backend = ScriptedBackend()
     window, dock = make_window(backend, 1000, 900, dock_width)

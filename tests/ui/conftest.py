@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from tests.helpers.fake_backend import ScriptedBackend
 
 

@@ -18,8 +18,8 @@ from PyQt6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.settings import normalize_server_url
-from gns3_copilot_desktop.ui.message_view import ErrorBanner
-from gns3_copilot_desktop.ui.tool_card import ToolState
+from gns3_copilot_desktop.ui.cards.tool_card import ToolState
+from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
 from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -425,7 +425,7 @@ def _node_names(server: Gns3Server, token: str, project_id: str) -> list[str]:
 
 
 def _approval_card(app: CopilotApp, qtbot: QtBot) -> Any:
-    from gns3_copilot_desktop.ui.approval_card import ApprovalCard
+    from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard
 
     def pending() -> list[ApprovalCard]:
         return [c for c in app.panel.view.findChildren(ApprovalCard) if not c.done]
@@ -517,7 +517,7 @@ def test_reject_a_change_and_nothing_changes(
     assert "not now" in tool_message["content"]
 
 
-# --- approval cards that outlive their moment (issue 10) ---------------------------------------
+# --- approval cards that outlive their moment ---------------------------------------
 
 
 def test_a_pending_approval_comes_back_live_after_a_restart(
@@ -589,7 +589,7 @@ def test_a_new_message_instead_of_a_decision_locks_the_card(
     assert _node_names(gns3_server, gns3_token, pid) == []
 
 
-# --- every error with its fix (issue 11) --------------------------------------------------------
+# --- every error with its fix --------------------------------------------------------
 
 
 def test_a_refused_api_key_opens_the_model_settings_from_the_banner(

@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core import workspace
 from gns3_copilot_desktop.core.gns3 import Backoff
-from gns3_copilot_desktop.ui import copilot
-from gns3_copilot_desktop.ui.copilot import reconnected_text, unreachable_text
+from gns3_copilot_desktop.ui.header import header as header_module
+from gns3_copilot_desktop.ui.header.header import reconnected_text, unreachable_text
 from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import DroppingProxy, Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -57,7 +57,7 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     # The product's retry policy, only faster, so the test can outlast a default stream's limit.
     fast = dataclasses.replace(workspace.WATCH_BACKOFF, initial=0.02, maximum=0.05)
     monkeypatch.setattr(workspace, "WATCH_BACKOFF", fast)
-    monkeypatch.setattr(copilot, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
+    monkeypatch.setattr(header_module, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
     behind_proxy = dataclasses.replace(gns3_server, base_url=proxy.base_url)
     _seed_login(tmp_path / "home", app_keyring, behind_proxy, gns3_token)
     app = copilot_app(server_url=proxy.base_url)

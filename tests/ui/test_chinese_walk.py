@@ -1,4 +1,4 @@
-"""Walk the UI in Simplified Chinese: no user-visible English is left (issue 11).
+"""Walk the UI in Simplified Chinese: no user-visible English is left.
 
 Every widget of the dock's main states (empty, an answer with tool cards, an approval card, an
 error banner), the login dialog and every tab of the settings dialog is built under the zh_CN
@@ -32,9 +32,9 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.app import install_translator, remove_translator
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
-from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
-from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.header.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.settings.dialog import SettingsActions, SettingsDialog
 from tests.helpers.fake_backend import (
     ScriptedBackend,
     approval,
@@ -389,7 +389,7 @@ def test_what_the_gns3_server_answered_reads_in_chinese(chinese: QTranslator) ->
 
 def test_an_undo_question_reads_in_chinese(chinese: QTranslator) -> None:
     from gns3_copilot_desktop.core.undo.apply import UndoAction, UndoPlan
-    from gns3_copilot_desktop.ui.undo_view import question_text
+    from gns3_copilot_desktop.ui.cards.undo_view import question_text
 
     async def nothing() -> None:
         return None

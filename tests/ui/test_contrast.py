@@ -1,5 +1,5 @@
 """Every text the dock draws is readable: contrast >= 4.5:1 against what it is drawn on, in the
-light and dark palettes and inside the GNS3 GUI's dark style sheet (issue 11: muted text was
+light and dark palettes and inside the GNS3 GUI's dark style sheet (muted text was
 1.3:1 there).
 
 Measured on pixels, as a user sees them: for each visible label, the background is the colour

@@ -8,16 +8,16 @@ from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
-from gns3_copilot_desktop.ui.dock import CopilotDock
-from gns3_copilot_desktop.ui.message_view import (
+from gns3_copilot_desktop.ui.cards.tool_card import monospace_font
+from gns3_copilot_desktop.ui.chat.message_view import (
     BLOCK_SPACING,
     CHUNK_BLOCKS,
     AssistantMessage,
     TextSegment,
 )
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.dock import CopilotDock
 from gns3_copilot_desktop.ui.theme import colors, dark_palette, is_dark, light_palette
-from gns3_copilot_desktop.ui.tool_card import monospace_font
 from tests.helpers.fake_backend import ScriptedBackend, content, done
 
 

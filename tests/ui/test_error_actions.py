@@ -1,4 +1,4 @@
-"""Every error says what fixes it (issue 11): the banner's action by kind, Retry only while it
+"""Every error says what fixes it: the banner's action by kind, Retry only while it
 would answer the latest message, and the composer's disabled reasons link to their fix."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
-from gns3_copilot_desktop.ui.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from tests.helpers.fake_backend import ScriptedBackend, content, done, error
 
 

@@ -1,5 +1,5 @@
 """The first hour: the empty chat's checklist, "Remember me" without a keyring, and a settings
-dialog with no profile whose buttons all do something (issue 11)."""
+dialog with no profile whose buttons all do something."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import asyncio
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
-from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
-from gns3_copilot_desktop.ui.settings_dialog import SettingsActions, SettingsDialog
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.header.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.settings.dialog import SettingsActions, SettingsDialog
 
 
 def test_the_checklist_ticks_each_step_and_links_to_it(qtbot: QtBot, panel: ChatPanel) -> None:

@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from gns3_copilot_desktop.core.agent.tools.change_tools import DeleteNodesArgs
 from gns3_copilot_desktop.core.agent.tools.device_tools import ConfigureDevicesArgs
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
-from gns3_copilot_desktop.ui.approval_card import ApprovalCard
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
+from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from tests.helpers.fake_backend import ScriptedBackend, approval, content, done
 
 

@@ -17,9 +17,9 @@ from PyQt6.QtWidgets import QApplication, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.paths import resource_path
-from gns3_copilot_desktop.ui.chat_panel import ChatPanel
-from gns3_copilot_desktop.ui.composer import Composer
-from gns3_copilot_desktop.ui.login_dialog import LoginDialog, LoginRequest, LoginResult
+from gns3_copilot_desktop.ui.chat.composer import Composer
+from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.header.login_dialog import LoginDialog, LoginRequest, LoginResult
 from tests.helpers.fake_backend import ScriptedBackend
 
 ROOT = Path(__file__).resolve().parents[2]

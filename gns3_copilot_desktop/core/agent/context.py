@@ -76,8 +76,8 @@ class LlmConfigLike(Protocol):
 class RunContext:
     """What a run needs at run time and must never be persisted.
 
-    ``always_allow`` names the change tools the user allowed without asking in this project
-    (issue 4); read tools never ask.
+    ``always_allow`` names the change tools the user allowed without asking in this project;
+    read tools never ask.
     """
 
     client: Gns3Client

@@ -651,7 +651,7 @@ class _ToolNode:
 
 
 def _progress_writer(writer: Any, call: _PendingCall) -> progress.Reporter:
-    """A running tool's progress, sent as a further ``tool_start`` of its call (issue 4)."""
+    """A running tool's progress, sent as a further ``tool_start`` of its call."""
 
     def report(text: str) -> None:
         writer(

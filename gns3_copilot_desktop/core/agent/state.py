@@ -3,7 +3,7 @@
 The full conversation lives in the session store's append-only transcript. The state keeps only
 the recent turns the model may need (AgentService trims it at the start of every turn), so a
 checkpoint stays small however long the session gets: storage grows linearly (the transcript)
-and the per-turn work on the event loop stays bounded (issue 3, defect 1).
+and the per-turn work on the event loop stays bounded.
 Nothing secret is ever put here: see `RunContext`.
 """
 

@@ -1,4 +1,4 @@
-"""The approval hook for change tools (issue 4 builds on it): interrupt, resume, restart."""
+"""The approval hook every change tool builds on: interrupt, resume, restart."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The approval state machine's table (issue 10), each row checked on the real GNS3 server.
+"""The approval state machine's table, each row checked on the real GNS3 server.
 
 One step of the scripted model asks for a batch of mixed calls on the lab (PC1, PC2 linked):
 two node creations, one deletion and one read. Each row decides the batch in one way and checks

@@ -1,4 +1,4 @@
-"""A tool call written as text is never shown as the answer (issue 12)."""
+"""A tool call written as text is never shown as the answer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two app instances on one project (issue 11): a turn in a session that another process is
+"""Two app instances on one project: a turn in a session that another process is
 running is refused with a clear message, nothing of either is lost; a claim left by a process
 that died does not block the session."""
 

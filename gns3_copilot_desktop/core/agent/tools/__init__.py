@@ -20,5 +20,5 @@ __all__ = [
 
 
 def default_registry(extra: list[AgentTool[Any]] | None = None) -> ToolRegistry:
-    """The registry of every tool the app ships (issue 4 adds its tools through ``extra``)."""
+    """The registry of every tool the app ships (the network tools come in through ``extra``)."""
     return ToolRegistry([*read_only_tools(), *(extra or [])])

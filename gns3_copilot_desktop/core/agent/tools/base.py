@@ -1,6 +1,6 @@
 """What a tool is: a typed argument schema, a risk class, a one-line summary and an async run.
 
-Issue 4's change and device tools are more `AgentTool` subclasses registered in the same
+The change and device tools are more `AgentTool` subclasses registered in the same
 `ToolRegistry`; the graph asks for approval for every tool whose ``risk`` is not ``"read"``.
 A tool never raises into the graph for an expected failure: it returns a `ToolResult` with
 ``is_error=True`` whose text the model can act on.

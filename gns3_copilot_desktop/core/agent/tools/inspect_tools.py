@@ -369,7 +369,7 @@ def _template_row(template: Template) -> dict[str, Any]:
 
 
 def inspect_tools() -> list[AgentTool[Any]]:
-    """The read tools of issue 4."""
+    """The read tools: what the project and its devices are, never a change."""
     return [
         GetNodeDetailsTool(),
         GetLinksTool(),

@@ -1,4 +1,5 @@
-"""Every network tool of issue 4, for the app: ``default_registry(network_tools(access))``."""
+"""Every network tool (read, change, capture, device), for the app:
+``default_registry(network_tools(access))``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A VPCS push's ``+`` preview compares the state the lines would set with ``show ip``.
 
 The text below has the shape VPCS prints (the live proof on real VPCS consoles is
-tests/ui/test_approval_card_live.py); IOS-like lines keep the line-by-line comparison.
+tests/ui/cards/test_approval_card_live.py); IOS-like lines keep the line-by-line comparison.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The cards a turn puts in the conversation: tool calls, approvals and undo."""

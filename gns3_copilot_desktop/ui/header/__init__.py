@@ -1,0 +1,1 @@
+"""The dock's header: login, project choice, model choice and the settings it opens."""

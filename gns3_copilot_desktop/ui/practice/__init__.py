@@ -1,0 +1,1 @@
+"""Practice exercises: the panel that starts, checks and scores them."""

@@ -1,0 +1,1 @@
+"""The list of conversations: search, rename, export, import, delete."""

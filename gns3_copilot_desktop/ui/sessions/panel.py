@@ -1,0 +1,553 @@
+"""The sessions of the current project: list, search, new, rename, pin, delete.
+
+Pinned sessions come first, then the newest; each row shows the title and a relative time. The
+search box looks through titles and message text (the backend's full-text search). Deleting asks
+for confirmation. All backend calls are awaited on the qasync loop; the list never blocks the UI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from PyQt6 import sip
+from PyQt6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    pyqtSignal,
+)
+from PyQt6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
+from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
+from gns3_copilot_desktop.ui.backends.base import ChatBackend, SessionEntry, SessionMode
+from gns3_copilot_desktop.ui.file_folders import FileFolders
+from gns3_copilot_desktop.ui.qt_async import spawn
+
+SEARCH_DELAY_MS = 250
+_ROLE = Qt.ItemDataRole.UserRole
+_TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def shown_title(title: str | None) -> str:
+    """A session's title as shown: an untitled session (the core names it in English) is named
+    in the user's language."""
+    if not title or title == DEFAULT_TITLE:
+        return QCoreApplication.translate("SessionsPanel", "New conversation")
+    return title
+
+
+def mode_name(mode: str) -> str:
+    """The mode as the user reads it (Assistant, Tutor, Practice)."""
+    if mode == "tutor":
+        return QCoreApplication.translate("SessionsPanel", "Tutor")
+    if mode == "practice":
+        return QCoreApplication.translate("SessionsPanel", "Practice")
+    return QCoreApplication.translate("SessionsPanel", "Assistant")
+
+
+def mode_description(mode: str) -> str:
+    """One line on what the copilot does in `mode` (the picker's tooltips)."""
+    if mode == "tutor":
+        return QCoreApplication.translate(
+            "SessionsPanel",
+            "Teaches how to find the problem: reads the lab, never changes it, asks what you see.",
+        )
+    if mode == "practice":
+        return QCoreApplication.translate(
+            "SessionsPanel",
+            "Exercises: faults injected into the lab after your approval, a sealed answer, "
+            "your fix checked.",
+        )
+    return QCoreApplication.translate(
+        "SessionsPanel", "Reads and changes the lab for you, each change after your approval."
+    )
+
+
+SESSION_MODES: tuple[SessionMode, ...] = ("assistant", "tutor", "practice")
+
+
+def relative_time(when: datetime, now: datetime | None = None) -> str:
+    """'just now', '5 min ago', '3 h ago', 'yesterday', '4 days ago' or the date."""
+    now = now or datetime.now(UTC)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = (now - when).total_seconds()
+    if seconds < 60:
+        return QCoreApplication.translate("SessionsPanel", "just now")
+    if seconds < 3600:
+        return QCoreApplication.translate("SessionsPanel", "%1 min ago").replace(
+            "%1", str(int(seconds // 60))
+        )
+    if seconds < 86400:
+        return QCoreApplication.translate("SessionsPanel", "%1 h ago").replace(
+            "%1", str(int(seconds // 3600))
+        )
+    days = int(seconds // 86400)
+    if days == 1:
+        return QCoreApplication.translate("SessionsPanel", "yesterday")
+    if days < 7:
+        return QCoreApplication.translate("SessionsPanel", "%1 days ago").replace("%1", str(days))
+    return when.astimezone().strftime("%Y-%m-%d")
+
+
+class SessionsPanel(QWidget):
+    """The list of sessions. Emits `session_selected(session_id)` when the user opens one."""
+
+    folders: FileFolders | None = None
+    """Where the export and import dialogs open (set by the composition root)."""
+
+    session_selected = pyqtSignal(str)
+    session_deleted = pyqtSignal(str)
+    renamed = pyqtSignal(str, str)  # session id, new title (the chat's header follows it)
+    refresh_failed = pyqtSignal(str, str)  # user message, error kind (the copilot header shows it)
+
+    def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._backend = backend
+        self._current: str | None = None
+        self.entries: list[SessionEntry] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        self.search_edit = QLineEdit(self)
+        self.search_edit.setPlaceholderText(
+            QCoreApplication.translate("SessionsPanel", "Search titles and messages")
+        )
+        self.search_edit.setAccessibleName(
+            QCoreApplication.translate("SessionsPanel", "Search sessions")
+        )
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.search_edit)
+        row = QHBoxLayout()
+        self.new_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "New"),
+            QCoreApplication.translate("SessionsPanel", "New session"),
+            self.new_session,
+        )
+        # The button's own click starts an Assistant session; its arrow picks the mode.
+        self.mode_menu = QMenu(self.new_button)
+        self.mode_menu.setToolTipsVisible(True)
+        for mode in SESSION_MODES:
+            action = self.mode_menu.addAction(mode_name(mode))
+            assert action is not None
+            action.setToolTip(mode_description(mode))
+            action.setData(mode)
+            action.triggered.connect(lambda _c=False, m=mode: self.new_session(mode=m))
+        self.new_button.setMenu(self.mode_menu)
+        self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.new_button.setToolTip(
+            QCoreApplication.translate(
+                "SessionsPanel", "New session (the arrow chooses Assistant, Tutor or Practice)"
+            )
+        )
+        self.rename_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Rename"),
+            QCoreApplication.translate("SessionsPanel", "Rename session"),
+            self.rename_selected,
+        )
+        self.pin_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Pin"),
+            QCoreApplication.translate("SessionsPanel", "Pin or unpin session"),
+            self.toggle_pin,
+        )
+        self.delete_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Delete"),
+            QCoreApplication.translate("SessionsPanel", "Delete session"),
+            self.delete_selected,
+        )
+        self.export_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Export…"),
+            QCoreApplication.translate("SessionsPanel", "Export session"),
+            self.export_selected,
+        )
+        self.import_button = self._button(
+            QCoreApplication.translate("SessionsPanel", "Import…"),
+            QCoreApplication.translate(
+                "SessionsPanel", "Import an exported session as a new, read-only conversation"
+            ),
+            self.import_file,
+        )
+        # Two short rows keep the panel as narrow as it was with four buttons in one.
+        more = QHBoxLayout()
+        for button in (self.new_button, self.rename_button, self.pin_button):
+            row.addWidget(button)
+        for button in (self.export_button, self.import_button, self.delete_button):
+            more.addWidget(button)
+        for line in (row, more):
+            line.addStretch(1)
+            layout.addLayout(line)
+        self.list = QListWidget(self)
+        self.list.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Sessions"))
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setUniformItemSizes(False)
+        self.list.setSpacing(2)
+        # F2 or a double-click renames the session in place (Enter saves, Esc cancels)
+        self.list.setItemDelegate(_TitleEditDelegate(self._title_edited, self.list))
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
+        self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
+        layout.addWidget(self.list, 1)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(lambda: spawn(self.refresh()))
+        self.search_edit.textChanged.connect(lambda _t: self._search_timer.start())
+        self._update_buttons()
+
+    def _session_buttons(self) -> tuple[QToolButton, ...]:
+        """The buttons that act on the selected session."""
+        return (self.rename_button, self.pin_button, self.export_button, self.delete_button)
+
+    def _button(self, text: str, name: str, slot: Callable[..., object]) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setAccessibleName(name)
+        button.setToolTip(name)
+        button.clicked.connect(slot)
+        return button
+
+    # --- data -------------------------------------------------------------------------------
+
+    @property
+    def current_session(self) -> str | None:
+        """The session shown in the chat."""
+        return self._current
+
+    def set_current(self, session_id: str | None) -> None:
+        """Mark the session the chat shows."""
+        self._current = session_id
+        self._select(session_id)
+
+    async def refresh(self) -> None:
+        """Reload the list (or the search hits when the search box has text)."""
+        if sip.isdeleted(self.search_edit):
+            return  # the panel was closed while this refresh waited its turn on the loop
+        query = self.search_edit.text().strip()
+        try:
+            if query:
+                entries = await self._backend.search_sessions(query)
+            else:
+                entries = await self._backend.list_sessions()
+        except ServicesClosedError:
+            raise  # logged out or closing: nobody waits for this list
+        except CopilotError as exc:
+            # A copilot service on another computer can refuse or be unreachable: the list
+            # stays as it was and the header says why (and asks for the login again on 401).
+            if not sip.isdeleted(self.list):
+                self.refresh_failed.emit(exc.user_message, type(exc).__name__)
+            return
+        if sip.isdeleted(self.list):
+            return  # the panel was closed while the list loaded
+        self._fill(entries)
+
+    def _fill(self, entries: list[SessionEntry]) -> None:
+        self.entries = list(entries)
+        self.list.clear()
+        now = datetime.now(UTC)
+        for entry in entries:
+            title = shown_title(entry.title)
+            first = ("★ " if entry.pinned else "") + title
+            second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
+            if entry.mode in ("tutor", "practice"):
+                second = f"{mode_name(entry.mode)} · {second}"
+            item = QListWidgetItem(f"{first}\n{second}")
+            item.setData(_ROLE, entry.session_id)
+            item.setData(_TITLE_ROLE, entry.title)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            item.setToolTip(title)
+            pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
+            self.list.addItem(item)
+        self._select(self._current)
+        self._update_buttons()
+
+    def _select(self, session_id: str | None) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item is not None and item.data(_ROLE) == session_id:
+                self.list.setCurrentRow(row)
+                return
+
+    def update_title(self, session_id: str, title: str) -> None:
+        """A `title` chunk arrived: show it at once."""
+        self.entries = [
+            replace(e, title=title) if e.session_id == session_id else e for e in self.entries
+        ]
+        self._fill(self.entries)
+
+    def selected_entry(self) -> SessionEntry | None:
+        """The entry of the highlighted row."""
+        item = self.list.currentItem()
+        if item is None:
+            return None
+        sid = item.data(_ROLE)
+        return next((e for e in self.entries if e.session_id == sid), None)
+
+    def _update_buttons(self) -> None:
+        has = self.list.currentItem() is not None
+        for button in self._session_buttons():
+            button.setEnabled(has)
+        entry = self.selected_entry()
+        self.pin_button.setText(
+            QCoreApplication.translate("SessionsPanel", "Unpin")
+            if entry and entry.pinned
+            else QCoreApplication.translate("SessionsPanel", "Pin")
+        )
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        sid = item.data(_ROLE)
+        if isinstance(sid, str) and sid != self._current:
+            self._current = sid
+            self.session_selected.emit(sid)
+
+    def new_session(self, *_: object, mode: SessionMode = "assistant") -> None:
+        """Create a session in `mode` and open it."""
+        spawn(self._new(mode))
+
+    async def _new(self, mode: SessionMode = "assistant") -> None:
+        entry = await self._backend.create_session(mode)
+        self._current = entry.session_id
+        self.search_edit.clear()
+        await self.refresh()
+        self.session_selected.emit(entry.session_id)
+
+    def rename_selected(self, *_: object) -> None:
+        """Ask for a new title of the selected session."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        title, ok = QInputDialog.getText(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Rename session"),
+            QCoreApplication.translate("SessionsPanel", "Title:"),
+            QLineEdit.EchoMode.Normal,
+            entry.title,
+        )
+        if ok and title.strip():
+            spawn(self._rename(entry.session_id, title.strip()))
+
+    def _title_edited(self, session_id: str, text: str) -> None:
+        """The in-place editor was confirmed: rename, unless the title is empty or unchanged."""
+        title = text.strip()
+        entry = next((e for e in self.entries if e.session_id == session_id), None)
+        if entry is None or not title or title == entry.title:
+            return
+        spawn(self._rename(session_id, title))
+
+    def toggle_pin(self, *_: object) -> None:
+        """Pin the selected session on top, or unpin it."""
+        entry = self.selected_entry()
+        if entry is not None:
+            spawn(self._run(self._backend.set_pinned(entry.session_id, not entry.pinned)))
+
+    def delete_selected(self, *_: object) -> None:
+        """Delete the selected session after confirmation."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Delete session"),
+            QCoreApplication.translate(
+                "SessionsPanel", "Delete “%1” and its whole conversation? This cannot be undone."
+            ).replace("%1", shown_title(entry.title)),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            spawn(self._delete(entry.session_id))
+
+    def export_selected(self, *_: object) -> None:
+        """Ask for a file and write the selected session to it as Markdown or JSON."""
+        entry = self.selected_entry()
+        if entry is None:
+            return
+        markdown = QCoreApplication.translate("SessionsPanel", "Markdown (*.md)")
+        start = (
+            self.folders.proposed("sessions", _file_name(shown_title(entry.title)), ".md")
+            if self.folders is not None
+            else proposed_export_path(entry.title, documents_folder())
+        )
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Export session"),
+            str(start),
+            ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
+        )
+        if path:
+            target, fmt = export_target(path, chosen)
+            if self.folders is not None:
+                self.folders.remember("sessions", target)
+            spawn(self._export(entry.session_id, target, fmt))
+
+    async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
+        text = await self._backend.export_session(session_id, fmt)
+        try:
+            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+        except OSError as exc:
+            raise CopilotError(
+                QCoreApplication.translate("SessionsPanel", "Could not write %1: %2")
+                .replace("%1", str(path))
+                .replace("%2", exc.strerror or str(exc))
+            ) from exc
+
+    def import_file(self, *_: object) -> None:
+        """Ask for an exported session (Markdown or JSON) and add it as a new conversation.
+
+        Opened from the button's plain Qt callback, like Export's dialog (never from a
+        coroutine: a nested event loop there would run other tasks inside it)."""
+        path, _chosen = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("SessionsPanel", "Import session"),
+            str(
+                self.folders.folder("sessions") if self.folders is not None else documents_folder()
+            ),
+            QCoreApplication.translate("SessionsPanel", "Session exports (*.md *.json)"),
+        )
+        if path:
+            if self.folders is not None:
+                self.folders.remember("sessions", Path(path))
+            spawn(self.import_path(Path(path)), name="import-session")
+
+    async def import_path(self, path: Path) -> str | None:
+        """Import the file at ``path``; the new session's id (None when refused: the header
+        says why)."""
+        try:
+            data = await asyncio.to_thread(_read_at_most, path, MAX_IMPORT_BYTES + 1)
+            entry = await self._backend.import_session(data)
+        except CopilotError as exc:
+            if not sip.isdeleted(self.list):
+                self.refresh_failed.emit(exc.user_message, type(exc).__name__)
+            return None
+        await self.refresh()
+        if not sip.isdeleted(self.list):
+            self.session_selected.emit(entry.session_id)
+        return str(entry.session_id)
+
+    async def _delete(self, session_id: str) -> None:
+        await self._backend.delete_session(session_id)
+        if session_id == self._current:
+            self._current = None
+        await self.refresh()
+        self.session_deleted.emit(session_id)
+
+    async def _rename(self, session_id: str, title: str) -> None:
+        await self._run(self._backend.rename_session(session_id, title))
+        if not sip.isdeleted(self.list):
+            self.renamed.emit(session_id, title)
+
+    async def _run(self, action: Awaitable[None]) -> None:
+        await action
+        await self.refresh()
+
+
+class _TitleEditDelegate(QStyledItemDelegate):
+    """Edits a session's title (not its two-line row text) and hands the result to the panel."""
+
+    def __init__(self, edited: Callable[[str, str], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._edited = edited
+
+    def createEditor(
+        self, parent: QWidget | None, option: QStyleOptionViewItem, index: QModelIndex
+    ) -> QWidget | None:
+        """A one-line editor for the title."""
+        editor = QLineEdit(parent)
+        editor.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Session title"))
+        return editor
+
+    def setEditorData(self, editor: QWidget | None, index: QModelIndex) -> None:
+        """Start from the current title, selected."""
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(_TITLE_ROLE) or ""))
+            editor.selectAll()
+
+    def setModelData(
+        self, editor: QWidget | None, model: QAbstractItemModel | None, index: QModelIndex
+    ) -> None:
+        """Enter: the panel renames through the backend; the row is refilled from it."""
+        session_id = index.data(_ROLE)
+        if isinstance(editor, QLineEdit) and isinstance(session_id, str):
+            self._edited(session_id, editor.text())
+
+
+def _file_name(title: str) -> str:
+    """A file name suggested from the session's title."""
+    safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
+    return safe or "session"
+
+
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+"""The largest session export read (the core refuses larger ones with a clear message)."""
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """The file's first ``limit`` bytes (a huge file is never read whole)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(limit)
+    except OSError as exc:
+        raise CopilotError(
+            QCoreApplication.translate("SessionsPanel", "Could not read %1: %2")
+            .replace("%1", str(path))
+            .replace("%2", exc.strerror or str(exc))
+        ) from exc
+
+
+def documents_folder() -> Path:
+    """The user's documents folder (the home folder where the platform has none)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(folder) if folder else Path.home()
+
+
+def proposed_export_path(title: str, documents: Path) -> Path:
+    """Where the export dialog starts: the documents folder, a file named after the session."""
+    return documents / f"{_file_name(title)}.md"
+
+
+def export_target(path: str, chosen_filter: str) -> tuple[Path, Literal["markdown", "json"]]:
+    """The file to write and its format.
+
+    A ``.md`` or ``.json`` suffix typed by the user decides the format; otherwise the chosen
+    filter does, and its extension is added (``lab`` with JSON -> ``lab.json``; ``lab.v2`` with
+    Markdown -> ``lab.v2.md``).
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix in (".md", ".json"):
+        return target, "json" if suffix == ".json" else "markdown"
+    fmt: Literal["markdown", "json"] = "json" if "*.json" in chosen_filter else "markdown"
+    return target.with_name(target.name + (".json" if fmt == "json" else ".md")), fmt
