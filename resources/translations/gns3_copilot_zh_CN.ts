@@ -2899,201 +2899,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="59" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="66" />
         <source>Tutor</source>
         <translation>导师</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="68" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="75" />
         <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
         <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="80" />
         <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
         <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="85" />
         <source>Reads and changes the lab for you, each change after your approval.</source>
         <translation>为你读取和更改实验，每项更改都需你批准。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="100" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="102" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="106" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="111" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="113" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="139" />
-        <source>Search titles and messages</source>
-        <translation>搜索标题和消息内容</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="142" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="149" />
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="150" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="165" />
-        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
-        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="170" />
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="354" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="171" />
-        <source>Rename session</source>
-        <translation>重命名会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="325" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="175" />
-        <source>Pin</source>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="176" />
-        <source>Pin or unpin session</source>
-        <translation>置顶或取消置顶会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="383" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="181" />
-        <source>Delete session</source>
-        <translation>删除会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="185" />
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="406" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="186" />
-        <source>Export session</source>
-        <translation>导出会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="190" />
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="191" />
-        <source>Import an exported session as a new, read-only conversation</source>
-        <translation>将导出的会话导入为新的只读对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="206" />
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="143" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="169" />
+        <source>Search titles and messages</source>
+        <translation>搜索标题和消息内容</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="172" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="179" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="188" />
+        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
+        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="193" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="194" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="198" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="199" />
+        <source>Pin or unpin session</source>
+        <translation>置顶或取消置顶会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="203" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="204" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="208" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="38" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="209" />
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="213" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="214" />
+        <source>Import an exported session as a new, read-only conversation</source>
+        <translation>将导出的会话导入为新的只读对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="229" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="334" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="366" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="395" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="398" />
-        <source>Markdown (*.md)</source>
-        <translation>Markdown 文件 (*.md)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="408" />
-        <source>JSON (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="422" />
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="434" />
-        <source>Import session</source>
-        <translation>导入会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="438" />
-        <source>Session exports (*.md *.json)</source>
-        <translation>会话导出文件 (*.md *.json)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/list_rows.py" line="33" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="30" />
+        <source>Markdown (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="40" />
+        <source>JSON (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="59" />
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="69" />
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="71" />
+        <source>Session exports (*.md *.json)</source>
+        <translation>会话导出文件 (*.md *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="98" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
