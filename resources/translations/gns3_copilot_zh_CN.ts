@@ -2394,283 +2394,362 @@
 </context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="23" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="24" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="25" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="33" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="87" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="34" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="35" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="36" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="37" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="47" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="104" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="51" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="57" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="61" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="124" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="71" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="130" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="77" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="82" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="90" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="103" />
         <source>cannot check (%1)</source>
         <translation>无法检查(%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="110" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="112" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="84" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="241" />
-        <source>Difficulty</source>
-        <translation>难度</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="246" />
-        <source>Topic</source>
-        <translation>主题</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="622" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="247" />
-        <source>Any</source>
-        <translation>任意</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="257" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="253" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="251" />
-        <source>Number of faults</source>
-        <translation>故障数量</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="260" />
-        <source>Start exercise</source>
-        <translation>开始练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="275" />
-        <source>A trainer's exercise is ready in this project.</source>
-        <translation>此项目中有一个讲师准备的练习。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="282" />
-        <source>Start the trainer's exercise</source>
-        <translation>开始讲师的练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="286" />
-        <source>Export for students…</source>
-        <translation>导出给学生…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="289" />
-        <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
-        <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="296" />
-        <source>Import an exercise…</source>
-        <translation>导入练习…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="324" />
-        <source>Check my fix</source>
-        <translation>检查我的修复</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="327" />
-        <source>Hint</source>
-        <translation>提示</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="330" />
-        <source>Give up</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="345" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="120" />
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="356" />
-        <source>Check results</source>
-        <translation>检查结果</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="359" />
-        <source>Hints</source>
-        <translation>提示</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="365" />
-        <source>Answer</source>
-        <translation>答案</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="373" />
-        <source>Checks, hints and the answer</source>
-        <translation>检查、提示和答案</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="401" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="396" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="391" />
-        <source>Past exercises</source>
-        <translation>以往练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="477" />
-        <source>Exercise running: %1</source>
-        <translation>练习进行中：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="228" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="595" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="307" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="634" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="73" />
+        <source>Difficulty</source>
+        <translation>难度</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="78" />
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="79" />
+        <source>Any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="83" />
+        <source>Number of faults</source>
+        <translation>故障数量</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="92" />
+        <source>Start exercise</source>
+        <translation>开始练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="122" />
+        <source>A trainer's exercise is ready in this project.</source>
+        <translation>此项目中有一个讲师准备的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="129" />
+        <source>Start the trainer's exercise</source>
+        <translation>开始讲师的练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="132" />
+        <source>Export for students…</source>
+        <translation>导出给学生…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="135" />
+        <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
+        <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="142" />
+        <source>Import an exercise…</source>
+        <translation>导入练习…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="177" />
+        <source>Check my fix</source>
+        <translation>检查我的修复</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="179" />
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="181" />
+        <source>Give up</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="209" />
+        <source>Exercise running: %1</source>
+        <translation>练习进行中：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="223" />
+        <source>Checks, hints and the answer</source>
+        <translation>检查、提示和答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="233" />
+        <source>Check results</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="236" />
+        <source>Hints</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="242" />
+        <source>Answer</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="283" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="278" />
+        <source>Past exercises</source>
+        <translation>以往练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="308" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="696" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="662" />
-        <source>Approve to start: the faults go into the running lab; nothing is stopped.</source>
-        <translation>批准后开始:故障注入正在运行的实验;不会停止任何节点。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="672" />
-        <source>Reading the lab and choosing faults…</source>
-        <translation>正在读取实验并选择故障…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="58" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="727" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="82" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="739" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="94" />
         <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
         <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="761" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="118" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="772" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="129" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="785" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="142" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="791" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="148" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="799" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="156" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="805" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="163" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="823" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="187" />
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="53" />
+        <source>Some checks cannot run: the lab changed (a node or link the exercise uses is gone, replaced or stopped). Put it back, then check again.</source>
+        <translation>部分检查无法运行:实验已改变(练习用到的节点或链路已删除、被替换或已停止)。恢复后再检查。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="61" />
+        <source>Not fixed yet: some checks failed.</source>
+        <translation>尚未修复：部分检查未通过。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="66" />
+        <source>Checking the lab…</source>
+        <translation>正在检查实验…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="98" />
+        <source>You gave up. Here is the answer.</source>
+        <translation>你已放弃。以下是答案。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="103" />
+        <source>Undo the exercise's faults in the lab?</source>
+        <translation>撤销实验中的练习故障?</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="116" />
+        <source>The lab stays as it is.</source>
+        <translation>实验保持现状。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="127" />
+        <source>The exercise's faults were undone.</source>
+        <translation>练习的故障已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="129" />
+        <source>Left as they are (the lab changed): %1.</source>
+        <translation>保持原样(实验已改变):%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/running.py" line="135" />
+        <source>Undoing the faults…</source>
+        <translation>正在撤销故障……</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/starting.py" line="51" />
+        <source>Reading the lab and choosing faults…</source>
+        <translation>正在读取实验并选择故障…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/starting.py" line="61" />
+        <source>Approve to start: the faults go into the running lab; nothing is stopped.</source>
+        <translation>批准后开始:故障注入正在运行的实验;不会停止任何节点。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/starting.py" line="84" />
+        <source>Exercise started (every fault confirmed): find what is broken and fix it.</source>
+        <translation>练习已开始(每个故障均已确认):找出故障并修复。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/starting.py" line="96" />
+        <source>Injecting the faults and confirming each on its device…</source>
+        <translation>正在注入故障并在设备上逐一确认……</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/starting.py" line="119" />
+        <source>Nothing was injected.</source>
+        <translation>没有注入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/sealed_item.py" line="33" />
+        <source>Injected (sealed)</source>
+        <translation>已注入（密封）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/sealed_item.py" line="43" />
+        <source>What was injected stays sealed until the exercise ends.</source>
+        <translation>注入的内容在练习结束前保持密封。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/sealed_item.py" line="59" />
+        <source>Injected: %1</source>
+        <translation>已注入：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="34" />
         <source>This exercise is signed by %1, whose key this computer has not seen before.
 
 Key fingerprint: %2
@@ -2683,150 +2762,69 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 请与培训师给您的指纹核对。信任后，%1 的文件若由其他密钥签名将被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="45" />
         <source>Trust this trainer's key?</source>
         <translation>信任此培训师的密钥？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="841" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="52" />
         <source>Trust and import</source>
         <translation>信任并导入</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="865" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="63" />
         <source>Give up this exercise?</source>
         <translation>放弃此练习?</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="866" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="64" />
         <source>The answer will be shown and the exercise scores 0. You can then undo the faults in the lab.</source>
         <translation>将显示答案,本次练习得 0 分。之后你可以撤销实验中的故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="875" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="73" />
         <source>Give up and show the answer</source>
         <translation>放弃并显示答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="896" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="99" />
         <source>Exercise passphrase</source>
         <translation>练习口令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="900" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="103" />
         <source>Passphrase (at least 8 characters; students need it to import):</source>
         <translation>口令（至少 8 个字符；学生导入时需要）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="904" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="107" />
         <source>The passphrase from your trainer:</source>
         <translation>讲师给你的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="913" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="116" />
         <source>The same passphrase again:</source>
         <translation>再次输入相同的口令：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="920" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="123" />
         <source>The two passphrases differ: nothing was exported.</source>
         <translation>两次输入的口令不同：未导出任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="931" />
-        <source>Export the exercise</source>
-        <translation>导出练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="951" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="937" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="132" />
         <source>GNS3 Copilot exercises (*%1)</source>
         <translation>GNS3 Copilot 练习 (*%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="949" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="141" />
+        <source>Export the exercise</source>
+        <translation>导出练习</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/dialogs.py" line="158" />
         <source>Import an exercise</source>
         <translation>导入练习</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="984" />
-        <source>Exercise started (every fault confirmed): find what is broken and fix it.</source>
-        <translation>练习已开始(每个故障均已确认):找出故障并修复。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="995" />
-        <source>Injecting the faults and confirming each on its device…</source>
-        <translation>正在注入故障并在设备上逐一确认……</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1017" />
-        <source>Nothing was injected.</source>
-        <translation>没有注入任何内容。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1037" />
-        <source>Some checks cannot run: the lab changed (a node or link the exercise uses is gone, replaced or stopped). Put it back, then check again.</source>
-        <translation>部分检查无法运行:实验已改变(练习用到的节点或链路已删除、被替换或已停止)。恢复后再检查。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1045" />
-        <source>Not fixed yet: some checks failed.</source>
-        <translation>尚未修复：部分检查未通过。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1050" />
-        <source>Checking the lab…</source>
-        <translation>正在检查实验…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1078" />
-        <source>You gave up. Here is the answer.</source>
-        <translation>你已放弃。以下是答案。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1083" />
-        <source>Undo the exercise's faults in the lab?</source>
-        <translation>撤销实验中的练习故障?</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1095" />
-        <source>The lab stays as it is.</source>
-        <translation>实验保持现状。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1103" />
-        <source>The exercise's faults were undone.</source>
-        <translation>练习的故障已撤销。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1105" />
-        <source>Left as they are (the lab changed): %1.</source>
-        <translation>保持原样(实验已改变):%1。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1111" />
-        <source>Undoing the faults…</source>
-        <translation>正在撤销故障……</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1145" />
-        <source>Injected (sealed)</source>
-        <translation>已注入（密封）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1157" />
-        <source>What was injected stays sealed until the exercise ends.</source>
-        <translation>注入的内容在练习结束前保持密封。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1174" />
-        <source>Injected: %1</source>
-        <translation>已注入：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="1196" />
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
 </context><context>
     <name>RemoteBackend</name>
@@ -2901,201 +2899,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="59" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="67" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="66" />
         <source>Tutor</source>
         <translation>导师</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="68" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="75" />
         <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
         <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="80" />
         <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
         <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="85" />
         <source>Reads and changes the lab for you, each change after your approval.</source>
         <translation>为你读取和更改实验，每项更改都需你批准。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="100" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="102" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="106" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="111" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="113" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="139" />
-        <source>Search titles and messages</source>
-        <translation>搜索标题和消息内容</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="142" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="149" />
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="150" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="165" />
-        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
-        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="170" />
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="354" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="171" />
-        <source>Rename session</source>
-        <translation>重命名会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="325" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="175" />
-        <source>Pin</source>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="176" />
-        <source>Pin or unpin session</source>
-        <translation>置顶或取消置顶会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="383" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="181" />
-        <source>Delete session</source>
-        <translation>删除会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="185" />
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="406" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="186" />
-        <source>Export session</source>
-        <translation>导出会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="190" />
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="191" />
-        <source>Import an exported session as a new, read-only conversation</source>
-        <translation>将导出的会话导入为新的只读对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="206" />
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="289" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="143" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="169" />
+        <source>Search titles and messages</source>
+        <translation>搜索标题和消息内容</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="172" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="179" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="188" />
+        <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
+        <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="193" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="194" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="198" />
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="199" />
+        <source>Pin or unpin session</source>
+        <translation>置顶或取消置顶会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="203" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="394" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="204" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="208" />
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="38" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="209" />
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="213" />
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="214" />
+        <source>Import an exported session as a new, read-only conversation</source>
+        <translation>将导出的会话导入为新的只读对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="229" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="334" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="355" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="366" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="384" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="395" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="398" />
-        <source>Markdown (*.md)</source>
-        <translation>Markdown 文件 (*.md)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="408" />
-        <source>JSON (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="422" />
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="434" />
-        <source>Import session</source>
-        <translation>导入会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="438" />
-        <source>Session exports (*.md *.json)</source>
-        <translation>会话导出文件 (*.md *.json)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="489" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/list_rows.py" line="33" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="524" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="30" />
+        <source>Markdown (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="40" />
+        <source>JSON (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="59" />
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="69" />
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="71" />
+        <source>Session exports (*.md *.json)</source>
+        <translation>会话导出文件 (*.md *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="98" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>

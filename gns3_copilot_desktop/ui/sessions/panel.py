@@ -3,30 +3,22 @@
 Pinned sessions come first, then the newest; each row shows the title and a relative time. The
 search box looks through titles and message text (the backend's full-text search). Deleting asks
 for confirmation. All backend calls are awaited on the qasync loop; the list never blocks the UI.
+
+A session as a file (export, import) is in `session_files`; what a row keeps and its in-place
+title editor in `list_rows`.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
 
 from PyQt6 import sip
-from PyQt6.QtCore import (
-    QAbstractItemModel,
-    QCoreApplication,
-    QModelIndex,
-    QStandardPaths,
-    Qt,
-    QTimer,
-    pyqtSignal,
-)
+from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLineEdit,
@@ -35,8 +27,6 @@ from PyQt6.QtWidgets import (
     QMenu,
     QMessageBox,
     QSizePolicy,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -47,10 +37,19 @@ from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
 from gns3_copilot_desktop.ui.backends.base import ChatBackend, SessionEntry, SessionMode
 from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.sessions.list_rows import (
+    SESSION_ID_ROLE,
+    TITLE_ROLE,
+    TitleEditDelegate,
+)
+from gns3_copilot_desktop.ui.sessions.session_files import (
+    ask_export_target,
+    ask_import_file,
+    read_export,
+    write_export,
+)
 
 SEARCH_DELAY_MS = 250
-_ROLE = Qt.ItemDataRole.UserRole
-_TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def shown_title(title: str | None) -> str:
@@ -115,6 +114,37 @@ def relative_time(when: datetime, now: datetime | None = None) -> str:
     return when.astimezone().strftime("%Y-%m-%d")
 
 
+def mode_menu(button: QToolButton, chosen: Callable[[SessionMode], None]) -> QMenu:
+    """The New button's arrow: one action per mode, its description as tooltip."""
+    menu = QMenu(button)
+    menu.setToolTipsVisible(True)
+    for mode in SESSION_MODES:
+        action = menu.addAction(mode_name(mode))
+        assert action is not None
+        action.setToolTip(mode_description(mode))
+        action.setData(mode)
+        action.triggered.connect(lambda _c=False, m=mode: chosen(m))
+    return menu
+
+
+def session_item(entry: SessionEntry, now: datetime) -> QListWidgetItem:
+    """A session's row: its title (starred when pinned), then its mode and its time or the
+    search hit; its id and bare title kept in the row's roles, its title editable in place."""
+    title = shown_title(entry.title)
+    first = ("★ " if entry.pinned else "") + title
+    second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
+    if entry.mode in ("tutor", "practice"):
+        second = f"{mode_name(entry.mode)} · {second}"
+    item = QListWidgetItem(f"{first}\n{second}")
+    item.setData(SESSION_ID_ROLE, entry.session_id)
+    item.setData(TITLE_ROLE, entry.title)
+    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+    item.setToolTip(title)
+    pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
+    item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
+    return item
+
+
 class SessionsPanel(QWidget):
     """The list of sessions. Emits `session_selected(session_id)` when the user opens one."""
 
@@ -151,14 +181,7 @@ class SessionsPanel(QWidget):
             self.new_session,
         )
         # The button's own click starts an Assistant session; its arrow picks the mode.
-        self.mode_menu = QMenu(self.new_button)
-        self.mode_menu.setToolTipsVisible(True)
-        for mode in SESSION_MODES:
-            action = self.mode_menu.addAction(mode_name(mode))
-            assert action is not None
-            action.setToolTip(mode_description(mode))
-            action.setData(mode)
-            action.triggered.connect(lambda _c=False, m=mode: self.new_session(mode=m))
+        self.mode_menu = mode_menu(self.new_button, lambda mode: self.new_session(mode=mode))
         self.new_button.setMenu(self.mode_menu)
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.new_button.setToolTip(
@@ -209,7 +232,7 @@ class SessionsPanel(QWidget):
         self.list.setUniformItemSizes(False)
         self.list.setSpacing(2)
         # F2 or a double-click renames the session in place (Enter saves, Esc cancels)
-        self.list.setItemDelegate(_TitleEditDelegate(self._title_edited, self.list))
+        self.list.setItemDelegate(TitleEditDelegate(self._title_edited, self.list))
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.DoubleClicked
@@ -276,26 +299,14 @@ class SessionsPanel(QWidget):
         self.list.clear()
         now = datetime.now(UTC)
         for entry in entries:
-            title = shown_title(entry.title)
-            first = ("★ " if entry.pinned else "") + title
-            second = entry.snippet if entry.snippet else relative_time(entry.updated_at, now)
-            if entry.mode in ("tutor", "practice"):
-                second = f"{mode_name(entry.mode)} · {second}"
-            item = QListWidgetItem(f"{first}\n{second}")
-            item.setData(_ROLE, entry.session_id)
-            item.setData(_TITLE_ROLE, entry.title)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-            item.setToolTip(title)
-            pinned = QCoreApplication.translate("SessionsPanel", ", pinned") if entry.pinned else ""
-            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{title}{pinned}, {second}")
-            self.list.addItem(item)
+            self.list.addItem(session_item(entry, now))
         self._select(self._current)
         self._update_buttons()
 
     def _select(self, session_id: str | None) -> None:
         for row in range(self.list.count()):
             item = self.list.item(row)
-            if item is not None and item.data(_ROLE) == session_id:
+            if item is not None and item.data(SESSION_ID_ROLE) == session_id:
                 self.list.setCurrentRow(row)
                 return
 
@@ -311,7 +322,7 @@ class SessionsPanel(QWidget):
         item = self.list.currentItem()
         if item is None:
             return None
-        sid = item.data(_ROLE)
+        sid = item.data(SESSION_ID_ROLE)
         return next((e for e in self.entries if e.session_id == sid), None)
 
     def _update_buttons(self) -> None:
@@ -328,7 +339,7 @@ class SessionsPanel(QWidget):
     # --- actions ----------------------------------------------------------------------------
 
     def _activated(self, item: QListWidgetItem) -> None:
-        sid = item.data(_ROLE)
+        sid = item.data(SESSION_ID_ROLE)
         if isinstance(sid, str) and sid != self._current:
             self._current = sid
             self.session_selected.emit(sid)
@@ -395,58 +406,25 @@ class SessionsPanel(QWidget):
         entry = self.selected_entry()
         if entry is None:
             return
-        markdown = QCoreApplication.translate("SessionsPanel", "Markdown (*.md)")
-        start = (
-            self.folders.proposed("sessions", _file_name(shown_title(entry.title)), ".md")
-            if self.folders is not None
-            else proposed_export_path(entry.title, documents_folder())
-        )
-        path, chosen = QFileDialog.getSaveFileName(
-            self,
-            QCoreApplication.translate("SessionsPanel", "Export session"),
-            str(start),
-            ";;".join((markdown, QCoreApplication.translate("SessionsPanel", "JSON (*.json)"))),
-        )
-        if path:
-            target, fmt = export_target(path, chosen)
-            if self.folders is not None:
-                self.folders.remember("sessions", target)
-            spawn(self._export(entry.session_id, target, fmt))
-
-    async def _export(self, session_id: str, path: Path, fmt: Literal["markdown", "json"]) -> None:
-        text = await self._backend.export_session(session_id, fmt)
-        try:
-            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
-        except OSError as exc:
-            raise CopilotError(
-                QCoreApplication.translate("SessionsPanel", "Could not write %1: %2")
-                .replace("%1", str(path))
-                .replace("%2", exc.strerror or str(exc))
-            ) from exc
+        chosen = ask_export_target(self, entry.title, shown_title(entry.title), self.folders)
+        if chosen is not None:
+            target, fmt = chosen
+            spawn(write_export(self._backend, entry.session_id, target, fmt))
 
     def import_file(self, *_: object) -> None:
         """Ask for an exported session (Markdown or JSON) and add it as a new conversation.
 
         Opened from the button's plain Qt callback, like Export's dialog (never from a
         coroutine: a nested event loop there would run other tasks inside it)."""
-        path, _chosen = QFileDialog.getOpenFileName(
-            self,
-            QCoreApplication.translate("SessionsPanel", "Import session"),
-            str(
-                self.folders.folder("sessions") if self.folders is not None else documents_folder()
-            ),
-            QCoreApplication.translate("SessionsPanel", "Session exports (*.md *.json)"),
-        )
-        if path:
-            if self.folders is not None:
-                self.folders.remember("sessions", Path(path))
-            spawn(self.import_path(Path(path)), name="import-session")
+        path = ask_import_file(self, self.folders)
+        if path is not None:
+            spawn(self.import_path(path), name="import-session")
 
     async def import_path(self, path: Path) -> str | None:
         """Import the file at ``path``; the new session's id (None when refused: the header
         says why)."""
         try:
-            data = await asyncio.to_thread(_read_at_most, path, MAX_IMPORT_BYTES + 1)
+            data = await read_export(path)
             entry = await self._backend.import_session(data)
         except CopilotError as exc:
             if not sip.isdeleted(self.list):
@@ -472,82 +450,3 @@ class SessionsPanel(QWidget):
     async def _run(self, action: Awaitable[None]) -> None:
         await action
         await self.refresh()
-
-
-class _TitleEditDelegate(QStyledItemDelegate):
-    """Edits a session's title (not its two-line row text) and hands the result to the panel."""
-
-    def __init__(self, edited: Callable[[str, str], None], parent: QWidget) -> None:
-        super().__init__(parent)
-        self._edited = edited
-
-    def createEditor(
-        self, parent: QWidget | None, option: QStyleOptionViewItem, index: QModelIndex
-    ) -> QWidget | None:
-        """A one-line editor for the title."""
-        editor = QLineEdit(parent)
-        editor.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Session title"))
-        return editor
-
-    def setEditorData(self, editor: QWidget | None, index: QModelIndex) -> None:
-        """Start from the current title, selected."""
-        if isinstance(editor, QLineEdit):
-            editor.setText(str(index.data(_TITLE_ROLE) or ""))
-            editor.selectAll()
-
-    def setModelData(
-        self, editor: QWidget | None, model: QAbstractItemModel | None, index: QModelIndex
-    ) -> None:
-        """Enter: the panel renames through the backend; the row is refilled from it."""
-        session_id = index.data(_ROLE)
-        if isinstance(editor, QLineEdit) and isinstance(session_id, str):
-            self._edited(session_id, editor.text())
-
-
-def _file_name(title: str) -> str:
-    """A file name suggested from the session's title."""
-    safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
-    return safe or "session"
-
-
-MAX_IMPORT_BYTES = 8 * 1024 * 1024
-"""The largest session export read (the core refuses larger ones with a clear message)."""
-
-
-def _read_at_most(path: Path, limit: int) -> bytes:
-    """The file's first ``limit`` bytes (a huge file is never read whole)."""
-    try:
-        with path.open("rb") as handle:
-            return handle.read(limit)
-    except OSError as exc:
-        raise CopilotError(
-            QCoreApplication.translate("SessionsPanel", "Could not read %1: %2")
-            .replace("%1", str(path))
-            .replace("%2", exc.strerror or str(exc))
-        ) from exc
-
-
-def documents_folder() -> Path:
-    """The user's documents folder (the home folder where the platform has none)."""
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(folder) if folder else Path.home()
-
-
-def proposed_export_path(title: str, documents: Path) -> Path:
-    """Where the export dialog starts: the documents folder, a file named after the session."""
-    return documents / f"{_file_name(title)}.md"
-
-
-def export_target(path: str, chosen_filter: str) -> tuple[Path, Literal["markdown", "json"]]:
-    """The file to write and its format.
-
-    A ``.md`` or ``.json`` suffix typed by the user decides the format; otherwise the chosen
-    filter does, and its extension is added (``lab`` with JSON -> ``lab.json``; ``lab.v2`` with
-    Markdown -> ``lab.v2.md``).
-    """
-    target = Path(path)
-    suffix = target.suffix.lower()
-    if suffix in (".md", ".json"):
-        return target, "json" if suffix == ".json" else "markdown"
-    fmt: Literal["markdown", "json"] = "json" if "*.json" in chosen_filter else "markdown"
-    return target.with_name(target.name + (".json" if fmt == "json" else ".md")), fmt

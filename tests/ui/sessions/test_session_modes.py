@@ -15,7 +15,7 @@ from gns3_copilot_desktop.core.errors import Gns3ConnectionError
 from gns3_copilot_desktop.core.practice.package import TrainerKey
 from gns3_copilot_desktop.core.practice.store import PracticeError
 from gns3_copilot_desktop.ui.chat.panel import ChatPanel
-from gns3_copilot_desktop.ui.practice import panel as practice_module
+from gns3_copilot_desktop.ui.practice import dialogs as practice_dialogs
 from gns3_copilot_desktop.ui.practice.panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
 from tests.helpers.fake_backend import ScriptedBackend
@@ -303,7 +303,7 @@ def test_export_with_two_different_passphrases_or_an_unreadable_file_loses_nothi
     qtbot.waitUntil(lambda: view._card is not None)
     # The real passphrase question asks twice to export; a mismatch writes nothing.
     answers = iter([("first phrase", True), ("second phrase", True)])
-    monkeypatch.setattr(practice_module.QInputDialog, "getText", lambda *a, **k: next(answers))
+    monkeypatch.setattr(practice_dialogs.QInputDialog, "getText", lambda *a, **k: next(answers))
     view.ask_export_path = lambda: tmp_path / "x"  # type: ignore[method-assign]
     view.export_button.click()
     qtbot.waitUntil(lambda: view.error_label.isVisible())

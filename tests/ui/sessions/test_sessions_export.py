@@ -13,8 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.backends.base import AssistantTurn, ToolRecord, UserTurn
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.sessions.panel import (
-    SessionsPanel,
+from gns3_copilot_desktop.ui.sessions.panel import SessionsPanel
+from gns3_copilot_desktop.ui.sessions.session_files import (
     export_target,
     proposed_export_path,
 )
