@@ -21,7 +21,7 @@ from gns3_copilot_desktop.core.agent.model_factory import (
     resolve_llm_config,
 )
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
-from gns3_copilot_desktop.ui.header.header import _window_text
+from gns3_copilot_desktop.ui.header.model_settings import window_text
 from gns3_copilot_desktop.ui.settings.dialog import SettingsActions, SettingsDialog
 from tests.helpers.gns3_server import free_port
 from tests.helpers.llama_server import CONTEXT_WINDOW, LlamaServer
@@ -142,9 +142,9 @@ def test_a_window_the_server_does_not_say_is_unknown_not_128000(
 
 
 def test_test_connection_says_where_the_window_comes_from() -> None:
-    assert _window_text(8192, 8192) == "Context window: 8,192 tokens (read from the server)."
-    assert "The profile says 128,000" in _window_text(128_000, 8192)
-    assert _window_text(128_000, None) == (
+    assert window_text(8192, 8192) == "Context window: 8,192 tokens (read from the server)."
+    assert "The profile says 128,000" in window_text(128_000, 8192)
+    assert window_text(128_000, None) == (
         "Context window: 128,000 tokens (the profile's setting; not read from the server)."
     )
-    assert _window_text(None, None).startswith("Context window: unknown")
+    assert window_text(None, None).startswith("Context window: unknown")
