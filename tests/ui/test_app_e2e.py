@@ -255,7 +255,7 @@ def test_send_streams_and_a_read_tool_card_goes_running_then_done(
     app.header.settings_button.click()
     dialog = app.header.models.settings_dialog
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
-    assert dialog.profile_list.count() == 1
+    assert dialog.models.profile_list.count() == 1
     app.shot("app-settings", dialog)
     dialog.reject()
 
