@@ -11,7 +11,6 @@ import logging
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, QObject
 
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -31,7 +30,6 @@ class LabCards(QObject):
     def __init__(self, header: CopilotHeader) -> None:
         super().__init__(header)
         self.header = header
-        self.topology_cards: list[TopologyCard] = []
 
     async def refresh_node_links(self) -> None:
         """Read the project's nodes: their names in answers become links."""
@@ -80,7 +78,6 @@ class LabCards(QObject):
             lambda on_link: client.project_notifications(project_id, on_link=on_link),
             node_links=header.node_links,
         )
-        self.topology_cards = [c for c in self.topology_cards if not sip.isdeleted(c)] + [card]
         header.panel.view.add_card(card)
         card.refresh_soon(0)
         return card
