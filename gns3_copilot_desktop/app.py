@@ -94,7 +94,7 @@ class CopilotHandle:
 
     async def set_project(self, project_id: str | None) -> None:
         """Follow an external project choice (the GNS3 GUI's current project)."""
-        await self.header.set_project(project_id)
+        await self.header.projects.set_project(project_id)
 
     async def aclose(self) -> None:
         """Stop any answer; close the agent services, the client, a local server (idempotent)."""
@@ -106,7 +106,7 @@ class CopilotHandle:
         await _cancel_ui_tasks()
         await self.workspace.aclose()
         await self.header.backend.aclose()
-        await self.header.stop_local_server()
+        await self.header.login.stop_local_server()
 
 
 def paths_for(options: AppOptions, platform: Platform | None = None) -> AppPaths:
@@ -384,7 +384,7 @@ async def shutdown(handle: CopilotHandle) -> None:
         async with asyncio.timeout(SHUTDOWN_TIMEOUT_S):  # wait_for drops cancels on 3.11
             await handle.aclose()
     # Outside the time limit: a gns3server started from the login must not outlive the app.
-    await handle.header.stop_local_server()
+    await handle.header.login.stop_local_server()
     await _cancel_ui_tasks()
 
 

@@ -210,7 +210,7 @@ async def _lab_card(session: GuiSession, report: Reporter) -> None:
 
     gns3.telnet_console.nodeTelnetConsole = record_console
     header = session.handle.header
-    card = header.show_lab()
+    card = header.labs.show_lab()
     assert card is not None
     drawing = card.drawing
     await wait_until(

@@ -130,16 +130,16 @@ def test_logging_out_during_a_start_up_step_ends_quietly(
         step, monkeypatch, copilot_app, app_keyring, gns3_server, gns3_token, tmp_path, qtbot
     )
     shown_errors: list[str | None] = []
-    show = app.header._show_message
+    show = app.header.show_message
 
     def record(text: str | None, *, error: bool = False) -> None:
         if error:
             shown_errors.append(text)
         show(text, error=error)
 
-    monkeypatch.setattr(app.header, "_show_message", record)
+    monkeypatch.setattr(app.header, "show_message", record)
     qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
-    run(qtbot, app.header.logout())
+    run(qtbot, app.header.login.logout())
     _settle(qtbot, gate)
     assert not app.header.workspace.logged_in
     # the app asks for a login again, and shows no error from the abandoned step

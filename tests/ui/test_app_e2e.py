@@ -35,8 +35,8 @@ def _jwt_service(server: Gns3Server) -> str:
 
 
 def _log_in_with_dialog(app: CopilotApp, qtbot: QtBot, server: Gns3Server, remember: bool) -> None:
-    qtbot.waitUntil(lambda: app.header.login_dialog is not None, timeout=WAIT_MS)
-    dialog = app.header.login_dialog
+    qtbot.waitUntil(lambda: app.header.login.dialog is not None, timeout=WAIT_MS)
+    dialog = app.header.login.dialog
     qtbot.waitUntil(dialog.isVisible, timeout=WAIT_MS)
     dialog.user_edit.setText(server.username)
     qtbot.keyClicks(dialog.password_edit, server.password)
@@ -147,7 +147,7 @@ def test_login_remember_restore_and_logout(
     # restart: restored from the keyring, no dialog
     again = copilot_app()
     qtbot.waitUntil(lambda: again.header.workspace.logged_in, timeout=WAIT_MS)
-    assert again.header.login_dialog is None
+    assert again.header.login.dialog is None
     _ready(again, qtbot, e2e_project["project_id"])
 
     # log out: the JWT leaves the keyring and the composer says why it is disabled
@@ -166,8 +166,8 @@ def test_wrong_password_keeps_the_dialog_open(
     copilot_app: Callable[..., CopilotApp], gns3_server: Gns3Server, qtbot: QtBot
 ) -> None:
     app = copilot_app()
-    qtbot.waitUntil(lambda: app.header.login_dialog is not None, timeout=WAIT_MS)
-    dialog = app.header.login_dialog
+    qtbot.waitUntil(lambda: app.header.login.dialog is not None, timeout=WAIT_MS)
+    dialog = app.header.login.dialog
     dialog.user_edit.setText(gns3_server.username)
     qtbot.keyClicks(dialog.password_edit, "not-the-password")
     dialog.login_button.click()
@@ -190,7 +190,7 @@ def test_project_selector_follows_the_open_project_and_can_be_pinned(
     header = app.header
     first = e2e_project["project_id"]
     assert header.project_combo.findData(first) >= 0
-    qtbot.waitUntil(lambda: header.notifications_seen > 0, timeout=WAIT_MS)  # stream is up
+    qtbot.waitUntil(lambda: header.watch.notifications_seen > 0, timeout=WAIT_MS)  # stream is up
     headers = {"Authorization": f"Bearer {gns3_token}"}
     base = f"{gns3_server.base_url}/v3/projects"
     created = httpx.post(base, json={"name": "e2e-second", "auto_close": False}, headers=headers)
@@ -253,9 +253,9 @@ def test_send_streams_and_a_read_tool_card_goes_running_then_done(
     app.shot("app-conversation")
 
     app.header.settings_button.click()
-    dialog = app.header.settings_dialog
+    dialog = app.header.models.settings_dialog
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
-    assert dialog.profile_list.count() == 1
+    assert dialog.models.profile_list.count() == 1
     app.shot("app-settings", dialog)
     dialog.reject()
 
@@ -380,30 +380,30 @@ def test_relogin_after_an_expired_token_keeps_text_and_conversation(
     expired = gns3_server.craft_token(gns3_server.username, expires_in_s=-60)
     header.workspace.client.token = expired
     qtbot.waitUntil(
-        lambda: header.login_dialog is not None and header.login_dialog.isVisible(),
+        lambda: header.login.dialog is not None and header.login.dialog.isVisible(),
         timeout=WAIT_MS,
     )
-    assert "expired" in header.login_dialog.reason_label.text()
+    assert "expired" in header.login.dialog.reason_label.text()
     assert app.panel.composer.text == "and R3?"
     assert app.assistant_texts() == ["R1 and R2 are linked."]
-    qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
-    header.login_dialog.login_button.click()
+    qtbot.keyClicks(header.login.dialog.password_edit, gns3_server.password)
+    header.login.dialog.login_button.click()
     qtbot.waitUntil(lambda: app.panel.composer.disabled_reason is None, timeout=WAIT_MS)
     assert app.panel.composer.text == "and R3?"
     new_token = app_keyring.items[(_jwt_service(gns3_server), gns3_server.username)]
     assert new_token != expired
 
     # a message sent with an expired token is sent again after the login
-    header.token_timer.stop()
+    header.login.token_timer.stop()
     header.workspace.client.token = expired
     scripted_openai.push(ScriptedTurn.text("R3 is not linked yet.", chunks=2))
     qtbot.keyClick(app.panel.composer.edit, Qt.Key.Key_Return)
     qtbot.waitUntil(
-        lambda: header.login_dialog is not None and header.login_dialog.isVisible(),
+        lambda: header.login.dialog is not None and header.login.dialog.isVisible(),
         timeout=WAIT_MS,
     )
-    qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
-    header.login_dialog.login_button.click()
+    qtbot.keyClicks(header.login.dialog.password_edit, gns3_server.password)
+    header.login.dialog.login_button.click()
     qtbot.waitUntil(
         lambda: "R3 is not linked yet." in "".join(app.assistant_texts()), timeout=WAIT_MS
     )
@@ -605,6 +605,6 @@ def test_a_refused_api_key_opens_the_model_settings_from_the_banner(
     assert banner.action == "settings" and not banner.retry_button.isVisible()
     assert banner.action_button is not None
     banner.action_button.click()
-    qtbot.waitUntil(lambda: app.header.settings_dialog is not None, timeout=10_000)
-    assert app.header.settings_dialog.isVisible()
-    app.header.settings_dialog.reject()
+    qtbot.waitUntil(lambda: app.header.models.settings_dialog is not None, timeout=10_000)
+    assert app.header.models.settings_dialog.isVisible()
+    app.header.models.settings_dialog.reject()

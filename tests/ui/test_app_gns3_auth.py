@@ -44,7 +44,7 @@ def test_a_token_refused_during_a_turn_opens_the_login_and_the_message_goes_agai
     app = copilot_app()
     _ready(app, qtbot, e2e_project["project_id"])
     header = app.header
-    header.token_timer.stop()  # only the turn may notice the refusal
+    header.login.token_timer.stop()  # only the turn may notice the refusal
     client = header.workspace.client
     refused: list[str] = []
 
@@ -66,14 +66,14 @@ def test_a_token_refused_during_a_turn_opens_the_login_and_the_message_goes_agai
     qtbot.keyClicks(edit, "What is in the lab?")
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     qtbot.waitUntil(
-        lambda: header.login_dialog is not None and header.login_dialog.isVisible(),
+        lambda: header.login.dialog is not None and header.login.dialog.isVisible(),
         timeout=WAIT_MS,
     )
     assert client.token == refused[0]  # the dialog was opened by the turn, not by a timer
-    assert "log in again" in header.login_dialog.reason_label.text().lower()
+    assert "log in again" in header.login.dialog.reason_label.text().lower()
 
-    qtbot.keyClicks(header.login_dialog.password_edit, gns3_server.password)
-    header.login_dialog.login_button.click()
+    qtbot.keyClicks(header.login.dialog.password_edit, gns3_server.password)
+    header.login.dialog.login_button.click()
     qtbot.waitUntil(lambda: "Two PCs, one link." in app.assistant_texts(), timeout=WAIT_MS)
     task = app.panel.controller.task
     qtbot.waitUntil(lambda: task is not None and task.done(), timeout=WAIT_MS)

@@ -31,8 +31,8 @@ def test_refused_login_offers_a_local_server_that_starts_and_stops_with_the_app(
     local_server_env(monkeypatch, tmp_path)
     url = f"http://127.0.0.1:{free_port()}"
     app = copilot_app(server_url=url)
-    qtbot.waitUntil(lambda: app.header.login_dialog is not None, timeout=WAIT_MS)
-    dialog = app.header.login_dialog
+    qtbot.waitUntil(lambda: app.header.login.dialog is not None, timeout=WAIT_MS)
+    dialog = app.header.login.dialog
     assert dialog.url_edit.text() == url
     assert not dialog.start_server_button.isVisible()
 
@@ -42,12 +42,12 @@ def test_refused_login_offers_a_local_server_that_starts_and_stops_with_the_app(
     dialog.login_button.click()
     qtbot.waitUntil(dialog.start_server_button.isVisible, timeout=WAIT_MS)
     assert not app.header.workspace.logged_in
-    assert app.header.local_server is None
+    assert app.header.login.local_server is None
 
     # the button starts gns3server on that port; then the login goes through
     dialog.start_server_button.click()
     qtbot.waitUntil(lambda: "running" in dialog.status_label.text(), timeout=WAIT_MS)
-    server = app.header.local_server
+    server = app.header.login.local_server
     assert server is not None and server.running
     assert server.url == url
     assert httpx.get(f"{url}/v3/version", timeout=5.0).json()["local"] is True
@@ -60,7 +60,7 @@ def test_refused_login_offers_a_local_server_that_starts_and_stops_with_the_app(
     # closing the app stops the server it started
     run(qtbot, app.handle.aclose(), timeout_ms=WAIT_MS)
     assert not server.running
-    assert app.header.local_server is None
+    assert app.header.login.local_server is None
     with pytest.raises(ProcessLookupError):
         os.kill(server.pid, 0)
     with pytest.raises(httpx.ConnectError):

@@ -135,7 +135,7 @@ def test_the_export_and_import_dialogs_keep_the_notification_streams(
     qtbot.waitUntil(
         lambda: practice.import_button.isEnabled() and not practice._busy, timeout=WAIT_MS
     )
-    card = app.header.show_lab()  # in the practice session's conversation
+    card = app.header.labs.show_lab()  # in the practice session's conversation
     assert card is not None
     qtbot.waitUntil(lambda: card.following and card.isVisible(), timeout=WAIT_MS)
 
@@ -262,11 +262,11 @@ def test_new_with_the_lab_card_open_keeps_an_auto_close_project_open(
     open_project(app, project_id, qtbot)
     workspace = app.header.workspace
     qtbot.waitUntil(lambda: workspace.listening_to == project_id, timeout=WAIT_MS)
-    card = app.header.show_lab()
+    card = app.header.labs.show_lab()
     assert card is not None
     qtbot.waitUntil(lambda: card.following, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: app.header._watch_task is not None, timeout=WAIT_MS)
-    watcher = app.header._watch_task
+    qtbot.waitUntil(lambda: app.header.watch.task is not None, timeout=WAIT_MS)
+    watcher = app.header.watch.task
 
     app.panel.sessions.new_session()  # "New": the conversation (and the card) go
     qtbot.waitUntil(lambda: app.panel.session_id is not None, timeout=WAIT_MS)
@@ -277,7 +277,7 @@ def test_new_with_the_lab_card_open_keeps_an_auto_close_project_open(
     assert _status(gns3_server, gns3_token, project_id) == "opened"
     assert app.header.backend.project_id == project_id
     assert workspace.listening_to == project_id
-    assert watcher is not None and not watcher.done() and app.header._watch_task is watcher
+    assert watcher is not None and not watcher.done() and app.header.watch.task is watcher
 
     # closed in GNS3 all the same: the header says what happened, not just "No project open"
     httpx.post(

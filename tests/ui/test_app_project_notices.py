@@ -102,8 +102,8 @@ def test_a_database_that_cannot_be_moved_is_left_and_the_user_is_told_where(
     assert [s.title for s in run(qtbot, service.list_sessions())] == ["After the failed move"]
 
     # A later "all clear" under the header (a login, the server back) does not wipe the notice.
-    app.header.auth_failed()
-    dialog = app.header.login_dialog
+    app.header.login.auth_failed()
+    dialog = app.header.login.dialog
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
     qtbot.keyClicks(dialog.password_edit, gns3_server.password)
     dialog.login_button.click()

@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core import workspace
 from gns3_copilot_desktop.core.gns3 import Backoff
-from gns3_copilot_desktop.ui.header import header as header_module
-from gns3_copilot_desktop.ui.header.header import reconnected_text, unreachable_text
+from gns3_copilot_desktop.ui.header import server_watch
+from gns3_copilot_desktop.ui.header.server_watch import reconnected_text, unreachable_text
 from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import DroppingProxy, Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
@@ -57,13 +57,13 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     # The product's retry policy, only faster, so the test can outlast a default stream's limit.
     fast = dataclasses.replace(workspace.WATCH_BACKOFF, initial=0.02, maximum=0.05)
     monkeypatch.setattr(workspace, "WATCH_BACKOFF", fast)
-    monkeypatch.setattr(header_module, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
+    monkeypatch.setattr(server_watch, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
     behind_proxy = dataclasses.replace(gns3_server, base_url=proxy.base_url)
     _seed_login(tmp_path / "home", app_keyring, behind_proxy, gns3_token)
     app = copilot_app(server_url=proxy.base_url)
     _ready(app, qtbot, e2e_project["project_id"])
     header, label = app.header, app.header.message_label
-    qtbot.waitUntil(lambda: proxy.accepted > 0 and header._watch_task is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: proxy.accepted > 0 and header.watch.task is not None, timeout=WAIT_MS)
     assert label.text() != unreachable_text()
 
     run(qtbot, proxy.go_down())  # the server stops answering
@@ -73,7 +73,7 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     # Down for more attempts than a stream with the default limit makes: still retrying.
     beyond = f"retry {DEFAULT_LIMIT + 2}"
     qtbot.waitUntil(lambda: beyond in caplog.text, timeout=WAIT_MS)
-    assert not header._watch_task.done()
+    assert not header.watch.task.done()
     assert label.text() == unreachable_text()
 
     run(qtbot, proxy.come_back())

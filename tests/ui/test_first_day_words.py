@@ -46,7 +46,7 @@ def test_the_lab_button_before_login_says_to_log_in(
 ) -> None:
     app = copilot_app()  # no saved login: the login dialog is open, nobody logged in
     header = app.header
-    qtbot.waitUntil(lambda: header.login_dialog is not None and header.login_dialog.isVisible())
+    qtbot.waitUntil(lambda: header.login.dialog is not None and header.login.dialog.isVisible())
     header.lab_button.click()
     said = _in(language, "CopilotHeader", "Log in to see your lab.")
     qtbot.waitUntil(lambda: header.message_label.isVisible())

@@ -79,11 +79,16 @@ def test_settings_without_a_profile_open_on_a_form_to_fill(
     dialog = SettingsDialog(Settings(), _actions({}))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert dialog.profile_list.count() == 1
-    for widget in (dialog.name_edit, dialog.model_combo, dialog.base_url_edit, dialog.test_button):
+    assert dialog.models.profile_list.count() == 1
+    for widget in (
+        dialog.models.name_edit,
+        dialog.models.model_combo,
+        dialog.models.base_url_edit,
+        dialog.models.test_button,
+    ):
         assert widget.isEnabled()
-    assert dialog.detect_ollama.isEnabled()
-    qtbot.waitUntil(lambda: dialog.api_key_edit.placeholderText() == "No key stored")
+    assert dialog.models.detect_ollama.isEnabled()
+    qtbot.waitUntil(lambda: dialog.models.api_key_edit.placeholderText() == "No key stored")
     dialog._save()
     assert dialog.outcome is not None
     assert dialog.outcome.settings.llm_profiles == []
@@ -96,7 +101,7 @@ def test_the_first_profile_is_kept_once_filled(
     dialog = SettingsDialog(Settings(), _actions({}))
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog.model_combo.setEditText("gpt-4.1-mini")
+    dialog.models.model_combo.setEditText("gpt-4.1-mini")
     dialog._save()
     assert dialog.outcome is not None
     [profile] = dialog.outcome.settings.llm_profiles
@@ -113,5 +118,5 @@ def test_a_stored_key_says_so(qtbot: QtBot, qasync_loop: asyncio.AbstractEventLo
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(
-        lambda: dialog.api_key_edit.placeholderText() == "A key is stored in the OS keyring"
+        lambda: dialog.models.api_key_edit.placeholderText() == "A key is stored in the OS keyring"
     )

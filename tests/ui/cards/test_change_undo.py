@@ -147,8 +147,8 @@ def test_undo_lists_the_actions_asks_and_brings_a_deleted_link_back(
     assert undo is not None
 
     def answer(button: QMessageBox.StandardButton) -> None:
-        qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-        box = app.header.confirm_box
+        qtbot.waitUntil(lambda: app.header.undo.confirm_box is not None, timeout=WAIT_MS)
+        box = app.header.undo.confirm_box
         assert box is not None
         assert box.textFormat() == Qt.TextFormat.PlainText  # a node name is never markup
         view = box.findChild(QPlainTextEdit, "undoQuestion")
@@ -160,7 +160,7 @@ def test_undo_lists_the_actions_asks_and_brings_a_deleted_link_back(
 
     undo.button.click()
     answer(QMessageBox.StandardButton.Cancel)
-    qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is None, timeout=WAIT_MS)
     assert links() == 0 and undo.button.isEnabled()
 
     undo.button.click()
@@ -174,4 +174,4 @@ def test_undo_lists_the_actions_asks_and_brings_a_deleted_link_back(
     undo.button.setEnabled(True)
     undo.button.click()
     qtbot.waitUntil(lambda: "Nothing to undo" in undo.state.text(), timeout=WAIT_MS)
-    assert app.header.confirm_box is None and links() == 1
+    assert app.header.undo.confirm_box is None and links() == 1

@@ -124,7 +124,7 @@ def gui_copilot(
     qtbot.addWidget(window)
     window.show()
     handle = run(qtbot, create_copilot(window, AppOptions(home=tmp_path), external_auth=auth))
-    handle.header.token_timer.setInterval(FAST_CHECK_MS)
+    handle.header.login.token_timer.setInterval(FAST_CHECK_MS)
     yield handle, auth
     run(qtbot, handle.aclose())
 
@@ -177,7 +177,7 @@ def test_the_copilot_follows_the_gui_to_another_server(
     auth.jwt = token
     qtbot.waitUntil(lambda: _projects(handle) == ["a-1"], timeout=5_000)
     workspace = handle.workspace
-    old_watcher = handle.header._watch_task
+    old_watcher = handle.header.watch.task
     assert old_watcher is not None and not old_watcher.done()
 
     auth.url = SERVER_B  # the user pointed the GNS3 GUI at another server
@@ -188,5 +188,5 @@ def test_the_copilot_follows_the_gui_to_another_server(
     assert old_watcher.done()  # its notifications too
     assert (SERVER_B, "/v3/projects") in servers.requests
     assert _account(handle) == f"admin @ {SERVER_B}"
-    qtbot.waitUntil(lambda: handle.header._watch_task is not old_watcher, timeout=5_000)
+    qtbot.waitUntil(lambda: handle.header.watch.task is not old_watcher, timeout=5_000)
     assert workspace.follower.pinned  # the GUI still says which project is current

@@ -44,7 +44,7 @@ def test_the_lab_card_draws_the_project_and_follows_its_changes(
     remember_login(tmp_path, gns3_server, gns3_token, app_keyring)
     app = copilot_app()
     open_project(app, project_id, qtbot)
-    card = app.header.show_lab()
+    card = app.header.labs.show_lab()
     assert card is not None
     qtbot.waitUntil(lambda: len(card.drawing.picture.nodes) == 2, timeout=WAIT_MS)
     picture = card.drawing.picture
@@ -59,7 +59,7 @@ def test_the_lab_card_draws_the_project_and_follows_its_changes(
     qtbot.waitUntil(lambda: card.following, timeout=WAIT_MS)  # subscribed to the project
     qtbot.waitUntil(lambda: not card._timer.isActive(), timeout=WAIT_MS)
     before = card.refreshes
-    seen = app.header.notifications_seen
+    seen = app.header.watch.notifications_seen
     print("VISIBLE", card.isVisible(), "SEEN", seen)
     update = {"name": "PC9", "x": -400, "y": 0}
     httpx.put(f"{api}/nodes/{ids['PC2']}", json=update, headers=headers).raise_for_status()
@@ -71,7 +71,7 @@ def test_the_lab_card_draws_the_project_and_follows_its_changes(
         timeout=WAIT_MS,
     ) if print(
         "AFTER",
-        app.header.notifications_seen,
+        app.header.watch.notifications_seen,
         card.refreshes,
         [n.name for n in card.drawing.picture.nodes],
     ) is None else None

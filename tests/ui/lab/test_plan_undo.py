@@ -65,13 +65,13 @@ def _outcome(app: CopilotApp, structured: dict[str, Any]) -> PlanOutcome:
 
 
 def _answer(app: CopilotApp, qtbot: QtBot, button: QMessageBox.StandardButton) -> str:
-    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-    box = app.header.confirm_box
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is not None, timeout=WAIT_MS)
+    box = app.header.undo.confirm_box
     assert box is not None
     view = box.findChild(QPlainTextEdit, "undoQuestion")  # the actions, in a scrolling box
     text = box.text() + (view.toPlainText() if view is not None else "")
     box.done(button.value)
-    qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is None, timeout=WAIT_MS)
     return text
 
 

@@ -43,8 +43,8 @@ def _shot(name: str, widget: Any) -> None:
 
 def _ask(app: CopilotApp, qtbot: QtBot, click: Callable[[], None], name: str) -> QMessageBox:
     click()
-    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-    box = app.header.confirm_box
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is not None, timeout=WAIT_MS)
+    box = app.header.undo.confirm_box
     assert box is not None
     qtbot.waitUntil(box.isVisible, timeout=WAIT_MS)
     _shot(name, box)
@@ -60,7 +60,7 @@ def _question(box: QMessageBox) -> str:
 
 def _close(app: CopilotApp, qtbot: QtBot, box: QMessageBox, button: Any) -> None:
     box.done(button.value)
-    qtbot.waitUntil(lambda: app.header.confirm_box is None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is None, timeout=WAIT_MS)
 
 
 def test_plan_undo_after_close_reopen_and_restore_matches_by_name(

@@ -102,8 +102,8 @@ def test_a_rewound_conversation_offers_no_approve_and_no_undo_for_what_was_decid
     assert card is not None and card.change_undo is not None
     undo = card.change_undo
     undo.button.click()
-    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-    app.header.confirm_box.done(QMessageBox.StandardButton.Ok.value)
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is not None, timeout=WAIT_MS)
+    app.header.undo.confirm_box.done(QMessageBox.StandardButton.Ok.value)
     qtbot.waitUntil(lambda: undo.state.text().startswith("Undone"), timeout=WAIT_MS)
     assert node_names() == []
     run(qtbot, app.handle.aclose())

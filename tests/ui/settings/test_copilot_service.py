@@ -155,7 +155,7 @@ def test_the_app_chats_through_the_service_and_comes_back_to_this_computer(
 
     # Settings -> this computer: the chat now shows this computer's (empty) conversations
     app.header.settings_button.click()
-    dialog = app.header.settings_dialog
+    dialog = app.header.models.settings_dialog
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
     dialog.service_tab.local_radio.setChecked(True)
     dialog._save()
@@ -231,8 +231,8 @@ def test_an_undo_with_a_copilot_service_is_recorded_in_the_services_log(
     undo = view.card("call_make").change_undo
     assert undo is not None
     undo.button.click()
-    qtbot.waitUntil(lambda: app.header.confirm_box is not None, timeout=WAIT_MS)
-    app.header.confirm_box.done(QMessageBox.StandardButton.Ok.value)
+    qtbot.waitUntil(lambda: app.header.undo.confirm_box is not None, timeout=WAIT_MS)
+    app.header.undo.confirm_box.done(QMessageBox.StandardButton.Ok.value)
     qtbot.waitUntil(lambda: undo.state.text().startswith("Undone"), timeout=WAIT_MS)
     assert node_names() == []
     # the service's decision log holds it (this computer keeps no conversation of it)

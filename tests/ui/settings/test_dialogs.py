@@ -129,16 +129,18 @@ def test_settings_profiles_keys_and_connection_test(
     qtbot.addWidget(dialog)
     dialog.show()
     assert _unnamed_controls(dialog) == []
-    qtbot.waitUntil(lambda: "stored" in dialog.api_key_edit.placeholderText(), timeout=3000)
-    dialog.model_combo.setEditText("no-tools")
-    dialog.api_key_edit.setText("sk-new-key-123456")
-    dialog.test_button.click()
-    qtbot.waitUntil(lambda: "does not accept tool calls" in dialog.test_label.text(), timeout=3000)
+    qtbot.waitUntil(lambda: "stored" in dialog.models.api_key_edit.placeholderText(), timeout=3000)
+    dialog.models.model_combo.setEditText("no-tools")
+    dialog.models.api_key_edit.setText("sk-new-key-123456")
+    dialog.models.test_button.click()
+    qtbot.waitUntil(
+        lambda: "does not accept tool calls" in dialog.models.test_label.text(), timeout=3000
+    )
     assert tested == [("no-tools", "sk-new-key-123456")]
 
-    dialog.detect_ollama.click()
-    qtbot.waitUntil(lambda: dialog.model_combo.count() == 2, timeout=3000)
-    assert dialog.provider_combo.currentData() == "ollama"
+    dialog.models.detect_ollama.click()
+    qtbot.waitUntil(lambda: dialog.models.model_combo.count() == 2, timeout=3000)
+    assert dialog.models.provider_combo.currentData() == "ollama"
 
     dialog._save()
     outcome = dialog.outcome
@@ -159,20 +161,20 @@ def test_settings_add_remove_profiles_and_revoke_grants(
     dialog = SettingsDialog(settings, _actions([]))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert dialog.name_edit.isEnabled()  # a first profile to fill, not a greyed form
-    dialog._add_profile()
+    assert dialog.models.name_edit.isEnabled()  # a first profile to fill, not a greyed form
+    dialog.models.add_profile()
     assert len(dialog._settings.llm_profiles) == 2
     first = dialog._settings.llm_profiles[0].id
     assert dialog._settings.active_llm_profile == first
-    dialog.profile_list.setCurrentRow(0)
-    dialog._remove_profile()
+    dialog.models.profile_list.setCurrentRow(0)
+    dialog.models.remove_profile()
     assert dialog._settings.active_llm_profile == dialog._settings.llm_profiles[0].id
 
-    assert dialog.grants_list.count() == 2
-    dialog.grants_list.setCurrentRow(0)
-    dialog._revoke()
-    assert dialog.grants_list.count() == 1
-    dialog.heartbeat_spin.setValue(0)
+    assert dialog.permissions.grants_list.count() == 2
+    dialog.permissions.grants_list.setCurrentRow(0)
+    dialog.permissions.revoke()
+    assert dialog.permissions.grants_list.count() == 1
+    dialog.general.heartbeat_spin.setValue(0)
     dialog._save()
     assert dialog.outcome is not None
     out = dialog.outcome.settings

@@ -21,7 +21,7 @@ from gns3_copilot_desktop.core.agent.model_factory import (
     resolve_llm_config,
 )
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
-from gns3_copilot_desktop.ui.header.header import _window_text
+from gns3_copilot_desktop.ui.header.model_settings import window_text
 from gns3_copilot_desktop.ui.settings.dialog import SettingsActions, SettingsDialog
 from tests.helpers.gns3_server import free_port
 from tests.helpers.llama_server import CONTEXT_WINDOW, LlamaServer
@@ -52,7 +52,7 @@ def _dialog(qtbot: QtBot, ports: list[int]) -> SettingsDialog:
     dialog = SettingsDialog(settings, _actions(ports))
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog.profile_list.setCurrentRow(0)
+    dialog.models.profile_list.setCurrentRow(0)
     return dialog
 
 
@@ -61,10 +61,12 @@ def test_detect_fills_a_local_profile_that_speaks_to_the_server_as_it_needs(
     qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop, llama_server: LlamaServer
 ) -> None:
     dialog = _dialog(qtbot, [free_port(), llama_server.port])
-    dialog.detect_ollama.click()
-    qtbot.waitUntil(lambda: "Found 1 local model" in dialog.test_label.text(), timeout=30_000)
+    dialog.models.detect_ollama.click()
+    qtbot.waitUntil(
+        lambda: "Found 1 local model" in dialog.models.test_label.text(), timeout=30_000
+    )
     host = f"127.0.0.1:{llama_server.port}"
-    assert dialog.server_label.text() == f"Local model: llama-cpp-python at {host}"
+    assert dialog.models.server_label.text() == f"Local model: llama-cpp-python at {host}"
     dialog._save()
     assert dialog.outcome is not None
     [profile] = dialog.outcome.settings.llm_profiles
@@ -84,9 +86,9 @@ def test_nothing_answering_says_what_to_start(
     qtbot: QtBot, qasync_loop: asyncio.AbstractEventLoop
 ) -> None:
     dialog = _dialog(qtbot, [free_port()])
-    dialog.detect_ollama.click()
-    qtbot.waitUntil(lambda: "No local model server answered" in dialog.test_label.text())
-    assert dialog.detect_ollama.isEnabled()
+    dialog.models.detect_ollama.click()
+    qtbot.waitUntil(lambda: "No local model server answered" in dialog.models.test_label.text())
+    assert dialog.models.detect_ollama.isEnabled()
     assert dialog._settings.llm_profiles[0].server is None
 
 
@@ -99,13 +101,15 @@ def test_detect_works_without_add_profile(
     dialog = SettingsDialog(Settings(), _actions([free_port(), llama_server.port]))
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog._remove_profile()
-    assert dialog.profile_list.count() == 0 and not dialog.name_edit.isEnabled()
-    assert dialog.detect_ollama.isEnabled()
-    qtbot.mouseClick(dialog.detect_ollama, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Found 1 local model" in dialog.test_label.text(), timeout=30_000)
-    assert dialog.profile_list.count() == 1 and dialog.name_edit.isEnabled()
-    assert dialog.context_spin.value() == CONTEXT_WINDOW
+    dialog.models.remove_profile()
+    assert dialog.models.profile_list.count() == 0 and not dialog.models.name_edit.isEnabled()
+    assert dialog.models.detect_ollama.isEnabled()
+    qtbot.mouseClick(dialog.models.detect_ollama, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: "Found 1 local model" in dialog.models.test_label.text(), timeout=30_000
+    )
+    assert dialog.models.profile_list.count() == 1 and dialog.models.name_edit.isEnabled()
+    assert dialog.models.context_spin.value() == CONTEXT_WINDOW
     dialog._save()
     assert dialog.outcome is not None
     [profile] = dialog.outcome.settings.llm_profiles
@@ -119,11 +123,15 @@ def test_detect_asks_the_base_url_the_user_typed(
 ) -> None:
     """The server is on no usual port: only the typed base URL can find it."""
     dialog = _dialog(qtbot, [free_port()])
-    qtbot.keyClicks(dialog.base_url_edit, f"127.0.0.1:{llama_server.port}")
-    qtbot.mouseClick(dialog.detect_ollama, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Found 1 local model" in dialog.test_label.text(), timeout=30_000)
-    assert dialog.base_url_edit.text() == f"http://127.0.0.1:{llama_server.port}/v1"
-    assert dialog._current() is not None and dialog._current().server == "llama_cpp_python"
+    qtbot.keyClicks(dialog.models.base_url_edit, f"127.0.0.1:{llama_server.port}")
+    qtbot.mouseClick(dialog.models.detect_ollama, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: "Found 1 local model" in dialog.models.test_label.text(), timeout=30_000
+    )
+    assert dialog.models.base_url_edit.text() == f"http://127.0.0.1:{llama_server.port}/v1"
+    assert (
+        dialog.models.current() is not None and dialog.models.current().server == "llama_cpp_python"
+    )
 
 
 def test_a_window_the_server_does_not_say_is_unknown_not_128000(
@@ -132,19 +140,23 @@ def test_a_window_the_server_does_not_say_is_unknown_not_128000(
     """The scripted server answers Ollama's model list but not ``/api/show``: its window cannot
     be learned, and the field says so."""
     dialog = _dialog(qtbot, [])
-    dialog.base_url_edit.setText(scripted_openai.root_url)
-    dialog.detect_ollama.click()
-    qtbot.waitUntil(lambda: "Found 2 local model" in dialog.test_label.text(), timeout=30_000)
-    assert dialog.context_spin.value() == 0 and dialog.context_spin.text() == "unknown"
+    dialog.models.base_url_edit.setText(scripted_openai.root_url)
+    dialog.models.detect_ollama.click()
+    qtbot.waitUntil(
+        lambda: "Found 2 local model" in dialog.models.test_label.text(), timeout=30_000
+    )
+    assert (
+        dialog.models.context_spin.value() == 0 and dialog.models.context_spin.text() == "unknown"
+    )
     dialog._save()
     assert dialog.outcome is not None
     assert dialog.outcome.settings.llm_profiles[0].context_window is None
 
 
 def test_test_connection_says_where_the_window_comes_from() -> None:
-    assert _window_text(8192, 8192) == "Context window: 8,192 tokens (read from the server)."
-    assert "The profile says 128,000" in _window_text(128_000, 8192)
-    assert _window_text(128_000, None) == (
+    assert window_text(8192, 8192) == "Context window: 8,192 tokens (read from the server)."
+    assert "The profile says 128,000" in window_text(128_000, 8192)
+    assert window_text(128_000, None) == (
         "Context window: 128,000 tokens (the profile's setting; not read from the server)."
     )
-    assert _window_text(None, None).startswith("Context window: unknown")
+    assert window_text(None, None).startswith("Context window: unknown")
