@@ -178,6 +178,7 @@ class WorkspaceAgents(WorkspaceFollowing):
             await self.save_settings()
 
     async def _switch_login(self, client: Gns3Client | None, login: LoginInfo | None) -> None:
+        """The old login's notification tasks and agent services end before its client does."""
         await self._stop_watching()
         if self._manager is not None:
             await self._manager.close()
@@ -198,6 +199,3 @@ def migration_store_notice(notice: MigrationNotice) -> StoreNotice:
         f"({notice.path}); they were not opened and were left as they are.",
     }
     return StoreNotice(notice.kind, texts[notice.kind], notice.path, notice.reason)
-
-
-STOP_TIMEOUT_S = 5.0

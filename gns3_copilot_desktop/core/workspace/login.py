@@ -225,7 +225,7 @@ class WorkspaceLogin(WorkspaceModel):
 
     async def _switch_login(self, client: Gns3Client | None, login: LoginInfo | None) -> None:
         """Take ``client`` and ``login`` as the current ones; the old client is closed (what ran
-        over it is ended first, by the workspace's own override)."""
+        over it is ended first, by `WorkspaceAgents`)."""
         old, self._client, self._login = self._client, client, login
         self.follower.reset()
         if old is not None and old is not client:
