@@ -108,6 +108,20 @@ class Gns3Connection:
                 status_code=response.status_code,
             ) from exc
 
+    async def _post_content(
+        self, path: str, content: bytes, *, params: dict[str, str] | None = None
+    ) -> httpx.Response:
+        """POST raw bytes (an archive, a file's text); returns the server's successful answer."""
+        try:
+            response = await self._http.post(
+                path, params=params, content=content, headers=self._headers(True)
+            )
+        except httpx.HTTPError as exc:
+            raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
+        if response.is_error:
+            raise _errors.status_error(self.base_url, response)
+        return response
+
     async def _stream_into(self, path: str, into: bytearray, max_bytes: int) -> None:
         try:
             async with self._http.stream("GET", path, headers=self._headers(True)) as response:

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from gns3_copilot_desktop.core.errors import Gns3NotFoundError
-from gns3_copilot_desktop.core.gns3 import _errors
 from gns3_copilot_desktop.core.gns3.connection import (
     EMPTY_BODY,
     Gns3Connection,
@@ -133,14 +130,7 @@ class NodesApi(Gns3Connection):
         """Write a text file into a node's folder."""
         segments = "/".join(segment(part) for part in path.split("/"))
         url = f"/projects/{segment(project_id)}/nodes/{segment(node_id)}/files/{segments}"
-        try:
-            response = await self._http.post(
-                url, content=text.encode("utf-8"), headers=self._headers(True)
-            )
-        except httpx.HTTPError as exc:
-            raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
-        if response.is_error:
-            raise _errors.status_error(self.base_url, response)
+        await self._post_content(url, text.encode("utf-8"))
 
     async def _node_action(self, project_id: str, node_id: str | None, action: str) -> None:
         target = f"/nodes/{segment(node_id)}" if node_id else "/nodes"

@@ -6,10 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import httpx
-
 from gns3_copilot_desktop.core.errors import Gns3Error
-from gns3_copilot_desktop.core.gns3 import _errors
 from gns3_copilot_desktop.core.gns3.archive_check import CheckedArchive
 from gns3_copilot_desktop.core.gns3.connection import (
     EMPTY_BODY,
@@ -118,12 +115,5 @@ class ProjectsApi(Gns3Connection):
         """Import a portable project archive as a new project called ``name``. Only an archive
         that passed `check_project_archive` is accepted: GNS3 unpacks what it is given."""
         path = f"/projects/{uuid.uuid4()}/import"
-        try:
-            response = await self._http.post(
-                path, params={"name": name}, content=archive.data, headers=self._headers(True)
-            )
-        except httpx.HTTPError as exc:
-            raise _errors.transport_error(self.base_url, exc, self.timeout) from exc
-        if response.is_error:
-            raise _errors.status_error(self.base_url, response)
+        response = await self._post_content(path, archive.data, params={"name": name})
         return parse_model(Project, response.json(), self.base_url)
