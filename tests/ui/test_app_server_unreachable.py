@@ -14,8 +14,8 @@ import httpx
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.core import workspace
 from gns3_copilot_desktop.core.gns3 import Backoff
+from gns3_copilot_desktop.core.workspace import following as workspace_following
 from gns3_copilot_desktop.ui.header import server_watch
 from gns3_copilot_desktop.ui.header.server_watch import reconnected_text, unreachable_text
 from tests.helpers.copilot_app import CopilotApp, run
@@ -55,8 +55,8 @@ def test_the_header_shows_an_unreachable_server_and_recovers_by_itself(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     # The product's retry policy, only faster, so the test can outlast a default stream's limit.
-    fast = dataclasses.replace(workspace.WATCH_BACKOFF, initial=0.02, maximum=0.05)
-    monkeypatch.setattr(workspace, "WATCH_BACKOFF", fast)
+    fast = dataclasses.replace(workspace_following.WATCH_BACKOFF, initial=0.02, maximum=0.05)
+    monkeypatch.setattr(workspace_following, "WATCH_BACKOFF", fast)
     monkeypatch.setattr(server_watch, "RECONNECTED_NOTICE_MS", 500)  # the 'reconnected' moment
     behind_proxy = dataclasses.replace(gns3_server, base_url=proxy.base_url)
     _seed_login(tmp_path / "home", app_keyring, behind_proxy, gns3_token)

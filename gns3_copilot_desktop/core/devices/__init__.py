@@ -17,12 +17,12 @@ from gns3_copilot_desktop.core.devices.batch import (
     run_on_devices,
     save_running_vpcs,
 )
-from gns3_copilot_desktop.core.devices.console import (
+from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.console_data import (
     CommandResult,
     ConfigResult,
     ConsoleOptions,
     ConsoleTarget,
-    DeviceConsole,
     DeviceCredentials,
     DeviceTimeoutError,
     RejectedLine,

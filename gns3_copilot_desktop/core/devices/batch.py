@@ -11,12 +11,12 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from gns3_copilot_desktop.core.devices.console import (
+from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.console_data import (
     CommandResult,
     ConfigResult,
     ConsoleOptions,
     ConsoleTarget,
-    DeviceConsole,
     DeviceCredentials,
     DeviceTimeoutError,
 )

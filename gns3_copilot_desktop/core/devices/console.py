@@ -1,188 +1,60 @@
-"""An async telnet session with one device console: wake, log in, run commands, push config.
+"""An async session with one device console: wake, log in, run commands, push config.
 
-`DeviceConsole` wraps telnetlib3 (the only module that imports it). It reads what the device sends
-until a prompt appears on the last line (`prompts.match_prompt`), answers ``--More--`` pagers with a
-space, logs in when asked (``Username:``/``login:``, ``Password:``) and enters ``enable`` on IOS.
-Output is the text between the command's echo and the next prompt, as it would stay visible on a
-screen (`terminal.screen_text`), with ``\\n`` line ends, cut to size (`output.truncate_output`).
+`DeviceConsole` talks over the telnet transport of `telnet_session`, which reads what the device
+sends until a prompt appears on the last line (`recognize`), answers ``--More--`` pagers with a
+space and confirmation questions once. Here it logs in when asked (``Username:``/``login:``,
+``Password:``) and enters ``enable`` on IOS. Output is the text between the command's echo and
+the next prompt, as it would stay visible on a screen (`terminal.screen_text`), with ``\\n`` line
+ends, cut to size (`output.truncate_output`). What it is given and returns is in `console_data`.
 
 Every command and configuration line is checked by `policy.check_commands` first: if one of a
-request is refused, nothing of that request is sent. Commands go out as printable ASCII only
-(`policy.console_bytes`). Failures raise `DeviceError` (or its
-subclasses here) whose message names the device, the command and what was received.
+request is refused, nothing of that request is sent. Failures raise `DeviceError` (or
+`DeviceTimeoutError`) whose message names the device, the command and what was received.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
-import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal
 
-import telnetlib3
-
+from gns3_copilot_desktop.core.devices.console_data import (
+    CommandResult,
+    ConfigResult,
+    ConsoleOptions,
+    ConsoleTarget,
+    DeviceCredentials,
+    DeviceTimeoutError,
+    RejectedLine,
+)
 from gns3_copilot_desktop.core.devices.output import truncate_output
-from gns3_copilot_desktop.core.devices.policy import check_commands, console_bytes
+from gns3_copilot_desktop.core.devices.policy import check_commands
 from gns3_copilot_desktop.core.devices.prompts import (
     BOOT_OUTPUT_RE,
     LOGIN_FAILED_RE,
-    PASSWORD_RE,
-    PRESS_RETURN_RE,
-    SETUP_DIALOG_RE,
-    USERNAME_RE,
     VPCS_BANNER_RE,
     DeviceKind,
     Prompt,
     PromptMode,
-    confirmation_reply,
-    is_pager,
-    match_prompt,
 )
-from gns3_copilot_desktop.core.devices.terminal import last_line, screen_text
-from gns3_copilot_desktop.core.devices.transcript import Transcript
+from gns3_copilot_desktop.core.devices.recognize import (
+    ConsoleEvent,
+    output_of,
+    printed_before_prompt,
+    without_bare_prompts,
+)
+from gns3_copilot_desktop.core.devices.telnet_session import TelnetSession
+from gns3_copilot_desktop.core.devices.terminal import screen_text
 from gns3_copilot_desktop.core.errors import DeviceError
 
-# Rejections: IOS "% ..." messages (not warnings, not "%LINK-3-UPDOWN:" style log lines), VPCS,
-# shells, Junos.
-_REJECTED_RE = re.compile(
-    r"(?im)^\s*(?:%\s*(?!warning)(?![A-Z0-9_]+-\d-[A-Z0-9_]+:)\S.*"
-    r"|bad command\b.*|invalid (?:command|input)\b.*|.*\bcommand not found\b.*"
-    r"|\S+: not found\b.*|syntax error\b.*|unknown command\b.*|error:.*)$"
-)
-_READ_SIZE = 65536
 _MAX_LOGIN_STEPS = 12
-_MAX_ANSWERS = 5
-
-
-@dataclass(frozen=True)
-class ConsoleTarget:
-    """Where a device's console is: its name (for messages), telnet host and port, its family."""
-
-    name: str
-    host: str
-    port: int
-    kind: DeviceKind = DeviceKind.AUTO
-    newline: str | None = None
-    """What Enter sends on this console; None: the options' ``newline``."""
-
-
-@dataclass(frozen=True)
-class DeviceCredentials:
-    """Login data from the secret store. Never logged: the repr hides every field."""
-
-    username: str | None = field(default=None, repr=False)
-    password: str | None = field(default=None, repr=False)
-    enable_secret: str | None = field(default=None, repr=False)
-
 
 _RESYNC_WAIT_S = 2.0
 """How long the extra newline after a freshly started device's banner waits for its prompt."""
 
 
-@dataclass(frozen=True)
-class ConsoleOptions:
-    """Timeouts (seconds), output size and line ending of console sessions."""
-
-    connect_timeout: float = 10.0
-    login_timeout: float = 20.0
-    command_timeout: float = 30.0
-    max_output_chars: int = 12_000
-    max_pages: int = 2_000
-    newline: str = "\r\n"
-    # How long to listen for a login question or prompt the console shows on its own before
-    # waking it with a newline (a newline typed into "Username:" would be taken as a name).
-    listen_before_wake: float = 0.4
-    auto_enable: bool = True
-    # A console that shows a boot (BIOS, kernel lines) gets this long, from the connection, to
-    # reach its login or prompt: a router that was just started or reloaded.
-    boot_timeout: float = 240.0
-    # A prompt not preceded by the command's echo is accepted after this much silence.
-    echo_grace: float = 1.5
-    extra_refused_patterns: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """The visible output of one command, its prompt afterwards and whether it was cut."""
-
-    device: str
-    command: str
-    output: str
-    truncated: bool
-    prompt: str
-    elapsed_s: float
-
-    @property
-    def error(self) -> str | None:
-        """The device's refusal of this command (``% Unknown command: ...``), None when it ran."""
-        match = _REJECTED_RE.search(self.output)
-        return match.group(0).strip() if match else None
-
-
-@dataclass(frozen=True)
-class RejectedLine:
-    """A configuration line the device refused, with the device's message."""
-
-    line: str
-    message: str
-
-
-@dataclass(frozen=True)
-class ConfigResult:
-    """What a configuration push did: lines sent, lines rejected, the output of the session."""
-
-    device: str
-    lines: list[str]
-    rejected: list[RejectedLine]
-    output: str
-    truncated: bool
-
-    @property
-    def ok(self) -> bool:
-        """True when the device accepted every line."""
-        return not self.rejected
-
-
-class DeviceTimeoutError(DeviceError):
-    """The device did not show a prompt in time; `received` is what it sent meanwhile."""
-
-    def __init__(
-        self,
-        device: str,
-        command: str,
-        received: str,
-        timeout: float,
-        completed: Sequence[CommandResult] = (),
-    ) -> None:
-        shown = received.strip()[-600:] or "nothing"
-        super().__init__(
-            f"{device}: no prompt after {timeout:g}s waiting for '{command}'. Received: {shown}"
-        )
-        self.device = device
-        self.command = command
-        self.received = received
-        self.completed = list(completed)
-
-
-@dataclass
-class _ReadState:
-    pages: int = 0  # pager pages turned
-    answered_at: int = -1  # length of the text when a question was last answered
-    answers: int = 0
-
-
-@dataclass
-class _Event:
-    kind: Literal["prompt", "username", "password", "setup", "press_return"]
-    raw: str
-    prompt: Prompt | None = None
-
-
-class DeviceConsole:
+class DeviceConsole(TelnetSession):
     """One telnet session with one device console. Use ``async with`` or call `close`."""
 
     def __init__(
@@ -191,21 +63,10 @@ class DeviceConsole:
         credentials: DeviceCredentials | None = None,
         options: ConsoleOptions | None = None,
     ) -> None:
-        self.target = target
-        self._creds = credentials or DeviceCredentials()
-        self._options = options or ConsoleOptions()
-        self._kind = target.kind
+        super().__init__(target, credentials, options)
         self._prompt: Prompt | None = None
-        self._reader: Any = None
-        self._writer: Any = None
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._carry = ""  # text read by a listening `_wait` that ended without an event
         self._lock = asyncio.Lock()  # one conversation at a time on one console
         self._prompt_before = ""
-        self.transcript = Transcript(
-            target.name,
-            (self._creds.username, self._creds.password, self._creds.enable_secret),
-        )
 
     @property
     def prompt(self) -> Prompt | None:
@@ -216,11 +77,6 @@ class DeviceConsole:
     def kind(self) -> DeviceKind:
         """The console family: as given, or as recognised from the first prompt."""
         return self._kind
-
-    @property
-    def connected(self) -> bool:
-        """Whether the telnet connection is open."""
-        return self._writer is not None and not self._writer.is_closing()
 
     async def __aenter__(self) -> DeviceConsole:
         await self.connect()
@@ -240,25 +96,7 @@ class DeviceConsole:
         """Open the telnet connection, wake the console, log in if asked; return the prompt."""
         if self.connected and self._prompt is not None:
             return self._prompt
-        target, timeout = self.target, self._options.connect_timeout
-        try:
-            async with asyncio.timeout(timeout + 2.0):  # not wait_for: see _read
-                self._reader, self._writer = await telnetlib3.open_connection(
-                    target.host,
-                    target.port,
-                    client_factory=telnetlib3.TelnetClient,
-                    encoding=False,
-                    connect_minwait=0.0,
-                    connect_maxwait=min(2.0, timeout),
-                    connect_timeout=timeout,
-                )
-        except (OSError, TimeoutError) as exc:
-            raise DeviceError(
-                f"Cannot reach the console of {target.name} at {target.host}:{target.port}: "
-                f"{exc or type(exc).__name__}"
-            ) from exc
-        self._decoder.reset()
-        self._carry = ""
+        await self._open()
         try:
             self._prompt = await self._wake()
         except BaseException:
@@ -268,10 +106,8 @@ class DeviceConsole:
 
     async def close(self) -> None:
         """Close the connection (safe to call twice)."""
-        writer, self._writer, self._reader = self._writer, None, None
         self._prompt = None
-        if writer is not None:
-            writer.close()
+        await super().close()
 
     async def _wake(self) -> Prompt:
         deadline = time.monotonic() + self._options.login_timeout
@@ -297,7 +133,7 @@ class DeviceConsole:
                 woken, sent_password = False, False
             if event.kind == "prompt":
                 assert event.prompt is not None
-                if woken and not sent_password and _printed_before_prompt(event.raw):
+                if woken and not sent_password and printed_before_prompt(event.raw):
                     event = await self._resync(deadline, event)
                 assert event.prompt is not None
                 return self._settle_kind(event.prompt, event.raw)
@@ -306,7 +142,9 @@ class DeviceConsole:
             event = None
         raise DeviceError(f"{self.target.name}: no prompt after {_MAX_LOGIN_STEPS} login steps.")
 
-    async def _wait_through_boot(self, deadline: float, boot_deadline: float, what: str) -> _Event:
+    async def _wait_through_boot(
+        self, deadline: float, boot_deadline: float, what: str
+    ) -> ConsoleEvent:
         """A login question or prompt; while the console shows a boot, up to `boot_deadline`."""
         booting = False
         while True:
@@ -326,7 +164,7 @@ class DeviceConsole:
                 self.target.name, what, self.transcript.redact(screen_text(raw)), limit
             )
 
-    async def _resync(self, deadline: float, event: _Event) -> _Event:
+    async def _resync(self, deadline: float, event: ConsoleEvent) -> ConsoleEvent:
         """The wake-up newline went out while the device was printing on its own (a node that
         has just started: banner, startup script): the device may still owe an answer to it, and
         a VPCS drops the first line typed after its startup script. One more newline and its
@@ -336,9 +174,9 @@ class DeviceConsole:
         synced = await self._read_event(until, what="the prompt", login=False, echo=None, soft=True)
         if synced is None or synced.prompt is None:
             return event
-        return _Event("prompt", event.raw + synced.raw, synced.prompt)
+        return ConsoleEvent("prompt", event.raw + synced.raw, synced.prompt)
 
-    def _answer_login(self, event: _Event) -> str:
+    def _answer_login(self, event: ConsoleEvent) -> str:
         """Reply to a login question; return what is awaited next (for timeout messages)."""
         if event.kind == "username":
             if not self._creds.username:
@@ -445,9 +283,10 @@ class DeviceConsole:
         return self._prompt.mode if self._prompt else PromptMode.USER
 
     @staticmethod
+    @staticmethod
     def _rejection(result: CommandResult) -> RejectedLine | None:
-        match = _REJECTED_RE.search(result.output)
-        return RejectedLine(result.command, match.group(0).strip()) if match else None
+        error = result.error
+        return RejectedLine(result.command, error) if error is not None else None
 
     async def _expect_mode(
         self, command: str, mode: PromptMode, command_timeout: float | None
@@ -492,179 +331,9 @@ class DeviceConsole:
         event = await self._wait(started + limit, what=command, login=False, echo=command)
         assert event.prompt is not None
         self._prompt = event.prompt
-        output = _without_bare_prompts(_output_of(screen_text(event.raw), command), event.prompt)
+        output = without_bare_prompts(output_of(screen_text(event.raw), command), event.prompt)
         cut = truncate_output(output, max_chars or self._options.max_output_chars)
         elapsed = time.monotonic() - started
         return CommandResult(
             self.target.name, command, cut.text, cut.truncated, event.prompt.text, elapsed
         )
-
-    # --- reading and writing --------------------------------------------------------------
-
-    def _send(self, text: str, *, secret: bool = False) -> None:
-        if self._writer is None:
-            raise DeviceError(f"The console of {self.target.name} is closed.")
-        # Commands become bytes in one place (`console_bytes`: printable ASCII, checked again
-        # here), so what the gate classified is what the device receives. A saved login is
-        # typed as the user saved it.
-        data = text.encode() if secret else console_bytes(text)
-        self.transcript.sent(text, secret=secret)
-        self._writer.write(data + (self.target.newline or self._options.newline).encode())
-
-    async def _wait(
-        self, deadline: float, *, what: str, login: bool, echo: str | None = None
-    ) -> _Event:
-        """`_read_event` that raises on timeout."""
-        event = await self._read_event(deadline, what=what, login=login, echo=echo, soft=False)
-        assert event is not None  # a hard wait raises instead of returning None
-        return event
-
-    async def _read_event(
-        self, deadline: float, *, what: str, login: bool, echo: str | None, soft: bool
-    ) -> _Event | None:
-        """Read until a prompt (after the echo of `echo`) or, with `login`, a login question.
-
-        Every prompt before the echo is stale (a wake-up newline can produce two prompts), which
-        is why the echo is awaited first. On timeout a `soft` wait keeps what it read for the next
-        wait and returns None; otherwise the session is closed and `DeviceTimeoutError` raised.
-        """
-        budget = max(0.0, deadline - time.monotonic())
-        raw, state, self._carry = self._carry, _ReadState(), ""
-        while True:
-            line = last_line(raw)
-            if is_pager(line) and state.pages < self._options.max_pages:
-                raw, state.pages = raw[: raw.rfind("\n") + 1], state.pages + 1
-                self._writer.write(b" ")
-                continue
-            event = self._classify(raw, line, login, echo)
-            if event is not None:
-                self.transcript.received(raw)
-                return event
-            if echo is not None:
-                self._answer_question(raw, line, state)
-            remaining = deadline - time.monotonic()
-            unechoed = echo is not None and match_prompt(line, self._kind) is not None
-            wait = min(remaining, self._options.echo_grace) if unechoed else remaining
-            chunk = await self._read(wait) if wait > 0 else None
-            if chunk is None and unechoed and time.monotonic() < deadline:
-                # A prompt and then silence: this console does not echo commands.
-                self.transcript.received(raw)
-                return _Event("prompt", raw, match_prompt(line, self._kind))
-            if chunk is None and soft:
-                self._carry = raw
-                return None
-            if chunk is None:
-                self.transcript.received(raw)
-                await self.close()  # the session is out of step with the device now
-                raise DeviceTimeoutError(
-                    self.target.name, what, self.transcript.redact(screen_text(raw)), budget
-                )
-            raw += chunk
-
-    def _answer_question(self, raw: str, line: str, state: _ReadState) -> None:
-        """Answer a confirmation question on the last line once (see `confirmation_reply`)."""
-        if len(raw) <= state.answered_at or state.answers >= _MAX_ANSWERS:
-            return  # already answered this text; a device that keeps asking hits the timeout
-        reply = confirmation_reply(line)
-        if reply is not None:
-            self._send(reply)
-            state.answered_at, state.answers = len(raw), state.answers + 1
-
-    def _classify(self, raw: str, line: str, login: bool, echo: str | None) -> _Event | None:
-        prompt = match_prompt(line, self._kind)
-        if prompt is not None and (echo is None or _echo_seen(raw, echo)):
-            return _Event("prompt", raw, prompt)
-        if not login:
-            return None
-        if USERNAME_RE.search(line):
-            return _Event("username", raw)
-        if PASSWORD_RE.search(line):
-            return _Event("password", raw)
-        if SETUP_DIALOG_RE.search(line):
-            return _Event("setup", raw)
-        if PRESS_RETURN_RE.search(line):
-            return _Event("press_return", raw)
-        return None
-
-    async def _read(self, wait_s: float) -> str | None:
-        """Up to one chunk of text, or None on timeout. EOF raises `DeviceError`.
-
-        ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a cancel that
-        arrives as the read completes, so a Stop during a device's steady output was lost and the
-        command ran on to its timeout (test_stop_during_endless_output_ends_the_command_at_once).
-        """
-        try:
-            async with asyncio.timeout(wait_s):
-                data: bytes = await self._reader.read(_READ_SIZE)
-        except TimeoutError:
-            return None
-        except (OSError, EOFError) as exc:
-            await self.close()
-            raise DeviceError(f"The console of {self.target.name} failed: {exc}") from exc
-        if not data:
-            await self.close()
-            raise DeviceError(f"The console of {self.target.name} closed the connection.")
-        return self._decoder.decode(data)
-
-
-def _printed_before_prompt(raw: str) -> bool:
-    """Whether the device printed something of its own before its prompt (a banner, a startup
-    script's output), not just the answer to a newline."""
-    lines = screen_text(raw).splitlines()
-    return any(line.strip() for line in lines[:-1])
-
-
-def _without_bare_prompts(output: str, prompt: Prompt) -> str:
-    """The output without the prompts that end it on lines of their own: a serial console whose
-    line discipline turns the CR and the LF of an Enter into two Enters (vtysh, a Linux getty)
-    answers a command with its output, a prompt, and the same prompt again."""
-    lines = output.split("\n")
-    bare = prompt.text.strip()
-    while lines and bare and lines[-1].strip() in (bare, ""):
-        lines.pop()
-    return "\n".join(lines)
-
-
-def _squash(text: str) -> str:
-    return "".join(text.split())
-
-
-def _echo_seen(raw: str, command: str) -> bool:
-    """Whether the device echoed `command` on a line before the last one."""
-    wanted = _squash(command)[-24:]
-    if not wanted:
-        return "\n" in raw
-    lines = screen_text(raw).split("\n")[:-1]
-    return any(_squash(line).endswith(wanted) for line in lines)
-
-
-def _is_echo(line: str, command: str) -> bool:
-    """Whether `line` is `command` echoed again: alone or after a redrawn prompt. An error that
-    quotes the command (vtysh's ``% Unknown command: show frobnicate``) is output, not an echo."""
-    text, typed = line.rstrip(), command.strip()
-    if not typed or not text.endswith(typed):
-        return False
-    before = text[: len(text) - len(typed)].rstrip()
-    return not before or before[-1] in "#>$]"
-
-
-def _output_of(screen: str, command: str) -> str:
-    """The lines between the command's echo and the final prompt, blank edges removed.
-
-    A console that was still printing when the command arrived echoes it twice (the typed
-    characters, then the redrawn prompt and line), sometimes with blank lines between: every echo
-    and blank line before the first line of output goes.
-    """
-    lines = [line.rstrip() for line in screen.split("\n")[:-1]]
-    wanted = _squash(command)[-24:]
-    if wanted:
-        echoes = [i for i, line in enumerate(lines) if _squash(line).endswith(wanted)]
-        if echoes:
-            lines = lines[echoes[0] + 1 :]
-            while lines and (not lines[0] or _is_echo(lines[0], command)):
-                lines.pop(0)
-    while lines and not lines[0]:
-        lines.pop(0)
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines)

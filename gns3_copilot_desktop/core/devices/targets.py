@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from gns3_copilot_desktop.core.devices.console import ConsoleTarget
+from gns3_copilot_desktop.core.devices.console_data import ConsoleTarget
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import DeviceError
 from gns3_copilot_desktop.core.gns3.models import Node

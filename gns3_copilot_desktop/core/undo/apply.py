@@ -106,7 +106,7 @@ async def plan_undo(
         if any(isinstance(s, RemoveDrawing) for s in record.steps)
         else set()
     )
-    planner = _Planner(client, project_id, nodes, links, drawings, push_config)
+    planner = _Planner(client, project_id, _ProjectView(nodes, links, drawings), push_config)
     for step in sorted(record.steps, key=lambda s: _ORDER[s.kind]):
         planner.add(step)
     return UndoPlan(planner.actions, planner.skipped)
@@ -126,30 +126,97 @@ async def run_undo(plan: UndoPlan) -> UndoOutcome:
     return outcome
 
 
+class _ProjectView:
+    """The project as the undo will have left it so far: read once, then changed by each planned
+    action (nodes removed or back, ports freed or used), with the ids nodes have now."""
+
+    def __init__(self, nodes: dict[str, Node], links: dict[str, Link], drawings: set[str]) -> None:
+        self.nodes = nodes
+        self.links = links
+        self.drawings = drawings
+        self.ids: dict[str, str] = {}
+        """A recorded node id -> the id the node has now (found by name, or brought back)."""
+
+    def drop_node(self, node_id: str) -> int:
+        """Forget a node the undo removes, with its links; returns how many links went."""
+        del self.nodes[node_id]
+        count = sum(1 for lk in self.links.values() if any(e.node_id == node_id for e in lk.nodes))
+        self.links = {
+            k: lk for k, lk in self.links.items() if not any(e.node_id == node_id for e in lk.nodes)
+        }
+        return count
+
+    def names_in_use(self) -> set[str]:
+        return {n.name.lower() for n in self.nodes.values()}
+
+    def find(self, node_id: str, name: str, node_type: str = "") -> tuple[Node | None, str]:
+        """The node by id, else the one node of that name (and type, when recorded); with
+        ``" (matched by name: X)"`` when it was found by name."""
+        node = self.nodes.get(self.ids.get(node_id, node_id))
+        if node is not None:
+            return node, ""
+        same = [
+            n
+            for n in self.nodes.values()
+            if n.name.lower() == name.lower() and (not node_type or n.node_type == node_type)
+        ]
+        if len(same) != 1:
+            return None, ""
+        self.ids[node_id] = same[0].node_id
+        return same[0], f" (matched by name: {same[0].name})"
+
+    def ends_now(self, ends: list[SavedEnd]) -> tuple[list[tuple[str, int, int]], str] | None:
+        """The ends as (node id now, adapter, port), and the "matched by name" note; None when
+        an end's node is not in the project."""
+        found: list[tuple[str, int, int]] = []
+        notes = []
+        for end in ends:
+            node, matched = self.find(end.node_id, end.node_name)
+            if node is None:
+                return None
+            if matched:
+                notes.append(node.name)
+            found.append((node.node_id, end.adapter_number, end.port_number))
+        note = f" (matched by name: {', '.join(notes)})" if notes else ""
+        return found, note
+
+    def link_between(self, ends: list[tuple[str, int, int]]) -> Link | None:
+        wanted = set(ends)
+        return next(
+            (
+                lk
+                for lk in self.links.values()
+                if {(e.node_id, e.adapter_number, e.port_number) for e in lk.nodes} == wanted
+            ),
+            None,
+        )
+
+    def port_used(self, node_id: str, adapter: int, port: int) -> bool:
+        return any(
+            (e.node_id, e.adapter_number, e.port_number) == (node_id, adapter, port)
+            for lk in self.links.values()
+            for e in lk.nodes
+        )
+
+
 class _Planner:
-    """Turns steps into actions against the project as read once, keeping track of what the
+    """Turns steps into actions against the project's view, keeping it up to date with what the
     earlier actions of the same undo will have changed (ports freed, nodes back, names)."""
 
     def __init__(
         self,
         client: Gns3Client,
         project_id: str,
-        nodes: dict[str, Node],
-        links: dict[str, Link],
-        drawings: set[str],
+        view: _ProjectView,
         push_config: ConfigPusher | None,
     ) -> None:
         self.client = client
         self.pid = project_id
-        self.nodes = nodes
-        self.links = links
-        self.drawings = drawings
+        self.view = view
         self.push_config = push_config
         self.actions: list[UndoAction] = []
         self.skipped: list[str] = []
         self.seen_links: set[str] = set()
-        self.ids: dict[str, str] = {}
-        """A recorded node id -> the id the node has now (found by name, or brought back)."""
 
     def add(self, step: UndoStep) -> None:
         if isinstance(step, RemoveNode):
@@ -172,42 +239,15 @@ class _Planner:
     ) -> None:
         self.actions.append(UndoAction(text, run, tuple(lines)))
 
-    def _names_in_use(self) -> set[str]:
-        return {n.name.lower() for n in self.nodes.values()}
-
-    def _find(self, node_id: str, name: str, node_type: str = "") -> tuple[Node | None, str]:
-        """The node by id, else the one node of that name (and type, when recorded); with
-        ``" (matched by name: X)"`` when it was found by name."""
-        node = self.nodes.get(self.ids.get(node_id, node_id))
-        if node is not None:
-            return node, ""
-        same = [
-            n
-            for n in self.nodes.values()
-            if n.name.lower() == name.lower() and (not node_type or n.node_type == node_type)
-        ]
-        if len(same) != 1:
-            return None, ""
-        self.ids[node_id] = same[0].node_id
-        return same[0], f" (matched by name: {same[0].name})"
-
     # --- nodes --------------------------------------------------------------------------------
 
     def _remove_node(self, step: RemoveNode) -> None:
-        node, matched = self._find(step.node_id, step.name, step.node_type)
+        node, matched = self.view.find(step.node_id, step.name, step.node_type)
         if node is None:
             self.skipped.append(f"{step.name} is already gone")
             return
-        del self.nodes[node.node_id]
-        count = sum(
-            1 for lk in self.links.values() if any(e.node_id == node.node_id for e in lk.nodes)
-        )
+        count = self.view.drop_node(node.node_id)
         links = f" and its {count} link(s)" if count else ""
-        self.links = {
-            k: lk
-            for k, lk in self.links.items()
-            if not any(e.node_id == node.node_id for e in lk.nodes)
-        }
 
         async def run() -> None:
             await self.client.delete_node(self.pid, node.node_id)
@@ -216,24 +256,24 @@ class _Planner:
 
     def _restore_node(self, step: RestoreNode) -> None:
         saved = step.node
-        there, matched = self._find(saved.node_id, saved.name, saved.node_type)
+        there, matched = self.view.find(saved.node_id, saved.name, saved.node_type)
         if there is not None and matched and there.template_id != saved.template_id:
             there = None  # another node of that name (made by hand since), not this one
-            self.ids.pop(saved.node_id, None)
+            self.view.ids.pop(saved.node_id, None)
         if there is not None:
             self.skipped.append(f"{saved.name} is back already{matched}")
             return
-        if saved.name.lower() in self._names_in_use():
+        if saved.name.lower() in self.view.names_in_use():
             self.skipped.append(f"a node named {saved.name} exists now")
             return
-        self.nodes[saved.node_id] = Node(
+        self.view.nodes[saved.node_id] = Node(
             node_id=saved.node_id, name=saved.name, node_type=saved.node_type
         )
         files = f" with {', '.join(sorted(saved.files))}" if saved.files else ""
 
         async def run() -> None:
             node_id = await self._create(saved)
-            self.ids[saved.node_id] = node_id
+            self.view.ids[saved.node_id] = node_id
             for path, text in saved.files.items():
                 await self.client.write_node_file(self.pid, node_id, path, text)
 
@@ -268,7 +308,7 @@ class _Planner:
         return saved.node_id
 
     def _restore_fields(self, step: RestoreFields) -> None:
-        node, matched = self._find(step.node_id, step.name, step.node_type)
+        node, matched = self.view.find(step.node_id, step.name, step.node_type)
         if node is None:
             self.skipped.append(f"{step.name} is already gone")
             return
@@ -276,7 +316,7 @@ class _Planner:
         words: list[str] = []
         taken = False
         if step.old_name and step.old_name != node.name:
-            others = {n.name.lower() for k, n in self.nodes.items() if k != node.node_id}
+            others = {n.name.lower() for k, n in self.view.nodes.items() if k != node.node_id}
             taken = step.old_name.lower() in others
             if taken:
                 self.skipped.append(f"{node.name}: the name {step.old_name} is taken now")
@@ -298,44 +338,18 @@ class _Planner:
 
     # --- links --------------------------------------------------------------------------------
 
-    def _ends_now(self, ends: list[SavedEnd]) -> tuple[list[tuple[str, int, int]], str] | None:
-        """The ends as (node id now, adapter, port), and the "matched by name" note; None when
-        an end's node is not in the project."""
-        found: list[tuple[str, int, int]] = []
-        notes = []
-        for end in ends:
-            node, matched = self._find(end.node_id, end.node_name)
-            if node is None:
-                return None
-            if matched:
-                notes.append(node.name)
-            found.append((node.node_id, end.adapter_number, end.port_number))
-        note = f" (matched by name: {', '.join(notes)})" if notes else ""
-        return found, note
-
-    def _link_between(self, ends: list[tuple[str, int, int]]) -> Link | None:
-        wanted = set(ends)
-        return next(
-            (
-                lk
-                for lk in self.links.values()
-                if {(e.node_id, e.adapter_number, e.port_number) for e in lk.nodes} == wanted
-            ),
-            None,
-        )
-
     def _remove_link(self, step: RemoveLink) -> None:
-        link = self.links.get(step.link_id)
+        link = self.view.links.get(step.link_id)
         matched = ""
         if link is None and len(step.ends) == 2:
-            now = self._ends_now(step.ends)
+            now = self.view.ends_now(step.ends)
             if now is not None:
-                link = self._link_between(now[0])
+                link = self.view.link_between(now[0])
                 matched = now[1] or " (matched by name and ports)"
         if link is None:
             self.skipped.append(f"{step.label} is already gone")
             return
-        del self.links[link.link_id]
+        del self.view.links[link.link_id]
         link_id = link.link_id
 
         async def run() -> None:
@@ -348,43 +362,36 @@ class _Planner:
         if saved.link_id in self.seen_links:
             return  # a link between two deleted nodes is saved with both
         self.seen_links.add(saved.link_id)
-        if saved.link_id in self.links:
+        if saved.link_id in self.view.links:
             self.skipped.append(f"{saved.label} is back already")
             return
-        now = self._ends_now(saved.ends)
+        now = self.view.ends_now(saved.ends)
         if now is None:
             missing = next(
-                e.node_name for e in saved.ends if self._find(e.node_id, e.node_name)[0] is None
+                e.node_name for e in saved.ends if self.view.find(e.node_id, e.node_name)[0] is None
             )
             self.skipped.append(f"{saved.label}: {missing} is not in the project")
             return
         ends, matched = now
-        if self._link_between(ends) is not None:
+        if self.view.link_between(ends) is not None:
             self.skipped.append(f"{saved.label} is back already{matched}")
             return
         for end, (node_id, adapter, port) in zip(saved.ends, ends, strict=True):
-            if self._port_used(node_id, adapter, port):
+            if self.view.port_used(node_id, adapter, port):
                 name = f"{end.node_name} {end.port_name}".strip()
                 self.skipped.append(f"{saved.label}: {name} is in use")
                 return
-        self.links[saved.link_id] = Link(
+        self.view.links[saved.link_id] = Link(
             link_id=saved.link_id,
             nodes=[LinkEnd(node_id=n, adapter_number=a, port_number=p) for n, a, p in ends],
         )
         self._act(f"bring back link {saved.label}{matched}", lambda: self._make_link(saved))
 
-    def _port_used(self, node_id: str, adapter: int, port: int) -> bool:
-        return any(
-            (e.node_id, e.adapter_number, e.port_number) == (node_id, adapter, port)
-            for lk in self.links.values()
-            for e in lk.nodes
-        )
-
     async def _make_link(self, saved: SavedLink) -> None:
         # a node brought back by this undo, or found by name, has its id now in `ids`
         a, b = (
             LinkEnd(
-                node_id=self.ids.get(e.node_id, e.node_id),
+                node_id=self.view.ids.get(e.node_id, e.node_id),
                 adapter_number=e.adapter_number,
                 port_number=e.port_number,
             )
@@ -402,7 +409,7 @@ class _Planner:
     # --- notes and configuration ----------------------------------------------------------------
 
     def _remove_drawing(self, step: RemoveDrawing) -> None:
-        if step.drawing_id not in self.drawings:
+        if step.drawing_id not in self.view.drawings:
             self.skipped.append(f"the note '{step.label}' is already gone")
             return
 
@@ -412,7 +419,7 @@ class _Planner:
         self._act(f"remove the note '{step.label}'", run)
 
     def _restore_config(self, step: RestoreConfig) -> None:
-        node, matched = self._find(step.node_id, step.name, step.node_type)
+        node, matched = self.view.find(step.node_id, step.name, step.node_type)
         if step.left_out:
             self.skipped.append(f"{step.name}: not put back: {'; '.join(step.left_out)}")
         if node is None:

@@ -8,10 +8,10 @@ import time
 import pytest
 
 from gns3_copilot_desktop.core.devices.batch import DeviceJob, run_on_devices
-from gns3_copilot_desktop.core.devices.console import (
+from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.console_data import (
     ConsoleOptions,
     ConsoleTarget,
-    DeviceConsole,
     DeviceCredentials,
 )
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind

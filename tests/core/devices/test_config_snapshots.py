@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gns3_copilot_desktop.core.agent.tools.device_tools import config_changes, config_preview
 from gns3_copilot_desktop.core.devices.batch import DeviceOutcome, scrub_outcome
-from gns3_copilot_desktop.core.devices.console import CommandResult, DeviceCredentials
+from gns3_copilot_desktop.core.devices.console_data import CommandResult, DeviceCredentials
 
 RUNNING = (
     "hostname R1\n!\ninterface Gi0/0\n ip address 10.0.0.1 255.0.0.0\n!\nenable secret s3cr3t-pw"

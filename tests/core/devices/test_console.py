@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from gns3_copilot_desktop.core.devices.console import (
+from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.console_data import (
     ConsoleOptions,
     ConsoleTarget,
-    DeviceConsole,
     DeviceCredentials,
     DeviceTimeoutError,
 )
@@ -292,36 +292,37 @@ async def test_kind_specific_refusals_apply_once_the_console_is_known(
 
 async def test_every_echo_before_the_output_goes_even_with_blank_lines_between() -> None:
     """Seen on the real VPCS: the typed echo, a blank line, then the redrawn line."""
-    from gns3_copilot_desktop.core.devices.console import _output_of
+    from gns3_copilot_desktop.core.devices.recognize import output_of
 
     screen = "ping 192.0.2.1 -c 2\n\nPC2> ping 192.0.2.1 -c 2\n192.0.2.1 icmp_seq=1\n\nPC2> "
-    assert _output_of(screen, "ping 192.0.2.1 -c 2") == "192.0.2.1 icmp_seq=1"
+    assert output_of(screen, "ping 192.0.2.1 -c 2") == "192.0.2.1 icmp_seq=1"
     # output that merely mentions the command later is kept
     later = "show ip\nNAME : PC1\nlast: show ip\nPC1> "
-    assert _output_of(later, "show ip") == "NAME : PC1\nlast: show ip"
+    assert output_of(later, "show ip") == "NAME : PC1\nlast: show ip"
 
 
 def test_an_error_that_quotes_the_command_is_output_not_an_echo() -> None:
     """vtysh answers an unknown command with a line ending in the command itself."""
-    from gns3_copilot_desktop.core.devices.console import CommandResult, _output_of
+    from gns3_copilot_desktop.core.devices.console_data import CommandResult
+    from gns3_copilot_desktop.core.devices.recognize import output_of
 
     screen = "show frobnicate\n% Unknown command: show frobnicate\nrouter# "
-    output = _output_of(screen, "show frobnicate")
+    output = output_of(screen, "show frobnicate")
     assert output == "% Unknown command: show frobnicate"
     result = CommandResult("R1", "show frobnicate", output, False, "router# ", 0.1)
     assert result.error == "% Unknown command: show frobnicate"
     # a redrawn prompt with the command is still an echo
     redrawn = "show ip route\nrouter# show ip route\nC>* 10.0.0.0/24\nrouter# "
-    assert _output_of(redrawn, "show ip route") == "C>* 10.0.0.0/24"
+    assert output_of(redrawn, "show ip route") == "C>* 10.0.0.0/24"
 
 
 def test_a_second_prompt_from_a_doubled_enter_is_not_output() -> None:
-    from gns3_copilot_desktop.core.devices.console import _without_bare_prompts
     from gns3_copilot_desktop.core.devices.prompts import match_prompt
+    from gns3_copilot_desktop.core.devices.recognize import without_bare_prompts
 
     prompt = match_prompt("router# ")
     assert prompt is not None
-    assert _without_bare_prompts("FRRouting 8.4.4\nrouter#\n", prompt) == "FRRouting 8.4.4"
+    assert without_bare_prompts("FRRouting 8.4.4\nrouter#\n", prompt) == "FRRouting 8.4.4"
 
 
 def test_boot_output_is_recognised() -> None:

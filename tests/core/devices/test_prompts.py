@@ -69,10 +69,10 @@ def test_screen_text_replays_erase_sequences_and_line_ends() -> None:
 
 
 def test_a_double_echo_is_stripped_whole() -> None:
-    from gns3_copilot_desktop.core.devices.console import _output_of
+    from gns3_copilot_desktop.core.devices.recognize import output_of
 
     screen = "ping 192.0.2.1\nVPCS> ping 192.0.2.1\n192.0.2.1 icmp_seq=1 ttl=64\n\nVPCS> "
-    assert _output_of(screen, "ping 192.0.2.1") == "192.0.2.1 icmp_seq=1 ttl=64"
+    assert output_of(screen, "ping 192.0.2.1") == "192.0.2.1 icmp_seq=1 ttl=64"
     # An output line that merely ends like the command later on is kept.
     screen = "show history\nip 1.2.3.4\nshow history\nPC1> "
-    assert _output_of(screen, "show history") == "ip 1.2.3.4\nshow history"
+    assert output_of(screen, "show history") == "ip 1.2.3.4\nshow history"

@@ -13,7 +13,7 @@ from gns3_copilot_desktop.core.devices.batch import (
     DeviceOutcome,
     scrub_outcome,
 )
-from gns3_copilot_desktop.core.devices.console import CommandResult
+from gns3_copilot_desktop.core.devices.console_data import CommandResult
 from gns3_copilot_desktop.core.devices.secret_mask import MASK, SecretMask, decode_type7
 from tests.helpers.secret_forms import junos9, junos9_decode, type5, type7, type8, type9
 

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from gns3_copilot_desktop.core.devices.batch import DeviceJob, run_on_devices
-from gns3_copilot_desktop.core.devices.console import (
+from gns3_copilot_desktop.core.devices.console_data import (
     ConsoleOptions,
     ConsoleTarget,
     DeviceCredentials,

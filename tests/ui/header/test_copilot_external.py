@@ -21,10 +21,10 @@ from PyQt6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.app import AppOptions, CopilotHandle, create_copilot
-from gns3_copilot_desktop.core import workspace as workspace_module
 from gns3_copilot_desktop.core.errors import Gns3AuthError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Notification
+from gns3_copilot_desktop.core.workspace import login as workspace_login
 from tests.helpers.copilot_app import run
 from tests.helpers.keyring_backends import MemoryKeyring
 
@@ -106,7 +106,7 @@ class FakeClient(Gns3Client):
 def servers(monkeypatch: pytest.MonkeyPatch) -> FakeServers:
     fake = FakeServers()
     monkeypatch.setattr(FakeClient, "servers", fake, raising=False)
-    monkeypatch.setattr(workspace_module, "Gns3Client", FakeClient)
+    monkeypatch.setattr(workspace_login, "Gns3Client", FakeClient)
     return fake
 
 

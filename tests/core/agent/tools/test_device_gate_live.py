@@ -11,7 +11,7 @@ import pytest
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
-from gns3_copilot_desktop.core.devices.console import ConsoleTarget
+from gns3_copilot_desktop.core.devices.console_data import ConsoleTarget
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
 from tests.core.devices.test_gate_real_bash import CHANGES, EDITS, _workdir

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
-from gns3_copilot_desktop.core.devices.console import ConsoleTarget
+from gns3_copilot_desktop.core.devices.console_data import ConsoleTarget
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.devices.secret_mask import MASK
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
