@@ -460,268 +460,267 @@
 </context><context>
     <name>CopilotHeader</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="135" />
-        <source>GNS3 server and user</source>
-        <translation>GNS3 服务器和用户</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="139" />
-        <source>Log in</source>
-        <translation>登录</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="140" />
-        <source>Log in to GNS3</source>
-        <translation>登录 GNS3</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="143" />
-        <source>Log out</source>
-        <translation>退出登录</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="144" />
-        <source>Log out of GNS3</source>
-        <translation>退出 GNS3 登录</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="152" />
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="149" />
-        <source>Copilot settings</source>
-        <translation>Copilot 设置</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="207" />
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="155" />
-        <source>Project</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="157" />
-        <source>The GNS3 project the copilot works on</source>
-        <translation>Copilot 当前操作的 GNS3 项目</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="160" />
-        <source>No project open</source>
-        <translation>未打开项目</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="167" />
-        <source>Follow GNS3</source>
-        <translation>跟随 GNS3</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="171" />
-        <source>Follow the project open in GNS3</source>
-        <translation>跟随 GNS3 中打开的项目</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="174" />
-        <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
-        <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="180" />
-        <source>Lab</source>
-        <translation>实验</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="182" />
-        <source>Show the lab in the chat</source>
-        <translation>在对话中显示实验</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="185" />
-        <source>Show the project's topology in the chat, kept up to date</source>
-        <translation>在对话中显示项目拓扑，并保持更新</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="195" />
-        <source>Connection status</source>
-        <translation>连接状态</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="426" />
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="411" />
-        <source>The GNS3 login expired; log in again in GNS3.</source>
-        <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="417" />
-        <source>Your GNS3 login has expired. Log in again to continue.</source>
-        <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="466" />
-        <source>{name} (closed)</source>
-        <translation>{name}（已关闭）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="545" />
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="585" />
-        <source>GNS3 closed the project “%1” (closed in GNS3 or by another client). Open it again in GNS3 to go on.</source>
-        <translation>GNS3 关闭了项目“%1”（在 GNS3 中或被其他客户端关闭）。请在 GNS3 中重新打开它以继续。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="591" />
-        <source>The project “%1” was deleted in GNS3.</source>
-        <translation>项目“%1”已在 GNS3 中删除。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="610" />
-        <source>Reading the project…</source>
-        <translation>正在读取项目…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="618" />
-        <source>Undo the lab plan</source>
-        <translation>撤销实验计划</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="712" />
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="622" />
-        <source>Undoing…</source>
-        <translation>正在撤销…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="643" />
-        <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
-        <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="651" />
-        <source>These nodes stop for a moment: %1</source>
-        <translation>这些节点会短暂停止：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="654" />
-        <source>Take a GNS3 snapshot</source>
-        <translation>拍摄 GNS3 快照</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="658" />
-        <source>Taking the snapshot…</source>
-        <translation>正在拍摄快照…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="670" />
-        <source>Snapshot '%1' taken.</source>
-        <translation>已拍摄快照“%1”。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="674" />
-        <source>Not saved first: %1.</source>
-        <translation>未能事先保存：%1。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="705" />
-        <source>Restore this configuration</source>
-        <translation>恢复此配置</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="707" />
-        <source>Undo this change</source>
-        <translation>撤销此更改</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="812" />
+        <location filename="../../gns3_copilot_desktop/ui/header/lab_cards.py" line="59" />
         <source>Log in to see your lab.</source>
         <translation>登录后即可查看你的实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="814" />
+        <location filename="../../gns3_copilot_desktop/ui/header/lab_cards.py" line="61" />
         <source>Open a project to see its lab.</source>
         <translation>请先打开一个项目以查看其实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="948" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="108" />
         <source>Connect GNS3 to its server to use the copilot.</source>
         <translation>请先把 GNS3 连接到服务器，再使用 Copilot。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="951" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="111" />
         <source>Log in to the GNS3 server to chat with the copilot.</source>
         <translation>登录 GNS3 服务器后即可与 Copilot 对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="955" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="115" />
         <source>Open a project in GNS3 (or choose one above) to chat about it.</source>
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1014" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="180" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1015" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="181" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1017" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="183" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1018" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="184" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1020" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="186" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1033" />
-        <source>{user} @ {server}</source>
-        <translation>{user} @ {server}</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1039" />
-        <source>Not logged in · {server}</source>
-        <translation>未登录 · {server}</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1061" />
-        <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
-        <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1068" />
-        <source>GNS3 unreachable — retrying</source>
-        <translation>无法连接 GNS3 — 正在重试</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1078" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="199" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1085" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="206" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1089" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="210" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1094" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="215" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="1098" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="219" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="57" />
+        <source>Reading the project…</source>
+        <translation>正在读取项目…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="68" />
+        <source>Undo the lab plan</source>
+        <translation>撤销实验计划</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="72" />
+        <source>Undoing…</source>
+        <translation>正在撤销…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="93" />
+        <source>Take a GNS3 snapshot of the project? GNS3 takes one only while nodes are stopped: the devices' running configurations are saved first (write memory, save, commit), then the running nodes stop while the snapshot is taken and start again.</source>
+        <translation>要为项目拍摄 GNS3 快照吗？GNS3 只在节点停止时拍摄快照：先保存设备的运行配置（write memory、save、commit），然后运行中的节点在拍摄快照期间停止，之后再次启动。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="101" />
+        <source>These nodes stop for a moment: %1</source>
+        <translation>这些节点会短暂停止：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="104" />
+        <source>Take a GNS3 snapshot</source>
+        <translation>拍摄 GNS3 快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="108" />
+        <source>Taking the snapshot…</source>
+        <translation>正在拍摄快照…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="120" />
+        <source>Snapshot '%1' taken.</source>
+        <translation>已拍摄快照“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="124" />
+        <source>Not saved first: %1.</source>
+        <translation>未能事先保存：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="158" />
+        <source>Restore this configuration</source>
+        <translation>恢复此配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/undo_actions.py" line="160" />
+        <source>Undo this change</source>
+        <translation>撤销此更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/project_picker.py" line="57" />
+        <source>{name} (closed)</source>
+        <translation>{name}（已关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/project_picker.py" line="138" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="91" />
+        <source>GNS3 server and user</source>
+        <translation>GNS3 服务器和用户</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="95" />
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="96" />
+        <source>Log in to GNS3</source>
+        <translation>登录 GNS3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="99" />
+        <source>Log out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="100" />
+        <source>Log out of GNS3</source>
+        <translation>退出 GNS3 登录</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="105" />
+        <source>Copilot settings</source>
+        <translation>Copilot 设置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="161" />
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="111" />
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="113" />
+        <source>The GNS3 project the copilot works on</source>
+        <translation>Copilot 当前操作的 GNS3 项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="116" />
+        <source>No project open</source>
+        <translation>未打开项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="123" />
+        <source>Follow GNS3</source>
+        <translation>跟随 GNS3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="127" />
+        <source>Follow the project open in GNS3</source>
+        <translation>跟随 GNS3 中打开的项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="130" />
+        <source>Follow the project open in GNS3; choosing a project by hand pins it</source>
+        <translation>跟随 GNS3 中打开的项目；手动选择的项目会被固定</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="136" />
+        <source>Lab</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="138" />
+        <source>Show the lab in the chat</source>
+        <translation>在对话中显示实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="141" />
+        <source>Show the project's topology in the chat, kept up to date</source>
+        <translation>在对话中显示项目拓扑，并保持更新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="149" />
+        <source>Connection status</source>
+        <translation>连接状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="276" />
+        <source>{user} @ {server}</source>
+        <translation>{user} @ {server}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/header.py" line="282" />
+        <source>Not logged in · {server}</source>
+        <translation>未登录 · {server}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/server_watch.py" line="68" />
+        <source>GNS3 closed the project “%1” (closed in GNS3 or by another client). Open it again in GNS3 to go on.</source>
+        <translation>GNS3 关闭了项目“%1”（在 GNS3 中或被其他客户端关闭）。请在 GNS3 中重新打开它以继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/server_watch.py" line="74" />
+        <source>The project “%1” was deleted in GNS3.</source>
+        <translation>项目“%1”已在 GNS3 中删除。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/server_watch.py" line="143" />
+        <source>Reconnected to GNS3; changes made meanwhile were read again.</source>
+        <translation>已重新连接 GNS3；期间的更改已重新读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/server_watch.py" line="150" />
+        <source>GNS3 unreachable — retrying</source>
+        <translation>无法连接 GNS3 — 正在重试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/login_flow.py" line="160" />
+        <source>Your GNS3 login has expired. Log in again to continue.</source>
+        <translation>你的 GNS3 登录已过期，请重新登录后继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/header/login_flow.py" line="175" />
+        <source>The GNS3 login expired; log in again in GNS3.</source>
+        <translation>GNS3 登录已过期，请在 GNS3 中重新登录。</translation>
     </message>
 </context><context>
     <name>CopilotServiceTab</name>
@@ -3100,263 +3099,263 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="53" />
-        <source>Ollama (local)</source>
-        <translation>Ollama（本机）</translation>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="21" />
+        <source> s</source>
+        <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="57" />
-        <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
-        <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="22" />
+        <source>Off</source>
+        <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="101" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="25" />
+        <source>Heartbeat interval</source>
+        <translation>心跳间隔</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="29" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="31" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="38" />
+        <source>Heartbeat while working</source>
+        <translation>处理时显示心跳</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/general_tab.py" line="42" />
+        <source>Language (after restart)</source>
+        <translation>语言（重启后生效）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="58" />
         <source>Copilot settings</source>
         <translation>Copilot 设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="64" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="66" />
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="69" />
         <source>Console logins</source>
         <translation>控制台登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="72" />
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="76" />
+        <source>Copilot service</source>
+        <translation>Copilot 服务</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/permissions_tab.py" line="19" />
+        <source>Tools that run without asking, per project:</source>
+        <translation>各项目中无需询问即可运行的工具：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/permissions_tab.py" line="26" />
+        <source>Always-allowed tools</source>
+        <translation>始终允许的工具</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/permissions_tab.py" line="29" />
+        <source>Revoke</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="49" />
+        <source>Ollama (local)</source>
+        <translation>Ollama（本机）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="53" />
+        <source>OpenAI-compatible (LM Studio, vLLM, OpenRouter…)</source>
+        <translation>OpenAI 兼容接口（LM Studio、vLLM、OpenRouter…）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="73" />
         <source>Model profiles</source>
         <translation>模型配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="77" />
         <source>Add profile</source>
         <translation>添加配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="80" />
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="85" />
         <source>Use this profile</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="97" />
         <source>Profile name</source>
         <translation>配置名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="228" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="99" />
         <source>Provider</source>
         <translation>提供商</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="229" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="104" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="230" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="176" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="105" />
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="106" />
         <source>Provider default</source>
         <translation>提供商默认地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="231" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="182" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="147" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="107" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="233" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="190" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="113" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="118" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="200" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="119" />
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token 数）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="121" />
         <source>Detect local models</source>
         <translation>检测本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="124" />
         <source>Looks for llama.cpp's server, llama-cpp-python, Ollama and LM Studio at the base URL typed above and on this computer, and fills the profile from what they serve, with the context window the server runs.</source>
         <translation>在上方填写的基础 URL 和本机上查找 llama.cpp 服务器、llama-cpp-python、Ollama 和 LM Studio，并按其提供的模型填写配置，包括服务器实际运行的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="135" />
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="139" />
         <source>Connection test result</source>
         <translation>连接测试结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="225" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="141" />
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="227" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="143" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="149" />
         <source>Context window</source>
         <translation>上下文窗口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="336" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="257" />
         <source>A key is stored in the OS keyring</source>
         <translation>系统密钥环中已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="259" />
         <source>No key stored</source>
         <translation>未保存密钥</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="479" />
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="377" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/models_tab.py" line="299" />
         <source>New profile</source>
         <translation>新配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="50" />
         <source>Looking for local model servers…</source>
         <translation>正在查找本机模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="425" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="54" />
         <source>Looking for Ollama…</source>
         <translation>正在查找 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="438" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="73" />
         <source>No local model server answered on this computer (ports 8080, 8000, 11434, 1234). Start llama.cpp's server, Ollama or LM Studio with a model, then detect again.</source>
         <translation>本机没有模型服务器响应（端口 8080、8000、11434、1234）。请启动带模型的 llama.cpp 服务器、Ollama 或 LM Studio，然后重新检测。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="457" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="92" />
         <source>Found %n local model(s): pick one, then Test connection.</source>
         <translation>
             <numerusform>找到 %n 个本机模型：选择一个，然后点击“测试连接”。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="480" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="116" />
         <source>Local model</source>
         <translation>本机模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="128" />
         <source>Local model: %1 at %2</source>
         <translation>本机模型：%1，地址 %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="507" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="148" />
         <source>Ollama answered but has no models installed.</source>
         <translation>Ollama 有响应，但没有安装任何模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="518" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="159" />
         <source>Ollama models found: {n}</source>
         <translation>找到 {n} 个 Ollama 模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="530" />
+        <location filename="../../gns3_copilot_desktop/ui/settings/profile_probe.py" line="173" />
         <source>Testing…</source>
         <translation>正在测试…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="549" />
-        <source>Tools that run without asking, per project:</source>
-        <translation>各项目中无需询问即可运行的工具：</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="556" />
-        <source>Always-allowed tools</source>
-        <translation>始终允许的工具</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="559" />
-        <source>Revoke</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="592" />
-        <source> s</source>
-        <translation> 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="593" />
-        <source>Off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="596" />
-        <source>Heartbeat interval</source>
-        <translation>心跳间隔</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="600" />
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="602" />
-        <source>System</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="609" />
-        <source>Heartbeat while working</source>
-        <translation>处理时显示心跳</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="613" />
-        <source>Language (after restart)</source>
-        <translation>语言（重启后生效）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/settings/dialog.py" line="624" />
-        <source>Copilot service</source>
-        <translation>Copilot 服务</translation>
     </message>
 </context><context>
     <name>Shortcuts</name>
