@@ -608,3 +608,69 @@ def test_a_refused_api_key_opens_the_model_settings_from_the_banner(
     qtbot.waitUntil(lambda: app.header.models.settings_dialog is not None, timeout=10_000)
     assert app.header.models.settings_dialog.isVisible()
     app.header.models.settings_dialog.reject()
+
+
+# --- in Chinese, in a 360 px window -------------------------------------------------------------
+
+
+def test_in_chinese_at_360_px_a_change_is_read_approved_and_made(
+    e2e_project: dict[str, Any],
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    scripted_openai: ScriptedOpenAIServer,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    """The narrowest dock a user keeps beside the canvas, in the app's second language: the card
+    is in Chinese, fits the width (no sideways scrolling, every button inside the view), and its
+    Approve makes the change on the real server."""
+    from PyQt6.QtWidgets import QApplication, QPushButton
+
+    from gns3_copilot_desktop.app import install_translator, remove_translator
+
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication)
+    translator = install_translator(qapp, "zh_CN")
+    assert translator is not None
+    try:
+        _seed_login(tmp_path / "home", app_keyring, gns3_server, gns3_token)
+        app = copilot_app()
+        app.window.resize(360, 720)
+        pid = e2e_project["project_id"]
+        _ready(app, qtbot, pid)
+        scripted_openai.push(
+            ScriptedTurn.tool("create_nodes", {"nodes": [{"template": "VPCS", "name": "PC1"}]}),
+            ScriptedTurn.text("PC1 已添加到画布。", chunks=2),
+        )
+        # QTest types ASCII keys only: the Chinese words are put in as an input method commits them
+        before = app.panel.controller.task
+        edit = app.panel.composer.edit
+        edit.setFocus()
+        edit.insertPlainText("添加一台名为 PC1 的 VPCS")
+        qtbot.keyClick(edit, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: app.panel.controller.task is not before, timeout=WAIT_MS)
+        card = _approval_card(app, qtbot)
+        item = card.items[0]
+        assert "批准" in item.approve.text()
+        view = app.panel.view
+        qtbot.waitUntil(lambda: view.width() <= 360, timeout=WAIT_MS)
+        viewport = view.viewport()
+        qtbot.waitUntil(lambda: item.approve.isVisible(), timeout=WAIT_MS)
+        for button in card.findChildren(QPushButton):
+            if button.isVisible():
+                right = button.mapTo(viewport, button.rect().topRight()).x()
+                assert 0 <= right <= viewport.width(), (button.text(), right, viewport.width())
+        assert view.horizontalScrollBar().maximum() == 0
+        app.shot("app-zh-CN-approval-360")
+        assert _node_names(gns3_server, gns3_token, pid) == []
+        _wait_finished(app, qtbot)
+        item.approve.click()
+        answer = "PC1 已添加到画布。"
+        qtbot.waitUntil(lambda: answer in "".join(app.assistant_texts()), timeout=WAIT_MS)
+        _wait_finished(app, qtbot)
+        assert _node_names(gns3_server, gns3_token, pid) == ["PC1"]
+        app.shot("app-zh-CN-done-360")
+    finally:
+        remove_translator(qapp, translator)
