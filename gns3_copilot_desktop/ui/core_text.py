@@ -622,6 +622,10 @@ _PHRASES += [
         ),
     ),
     (
+        r"The lab is stopped \((.+)\): start the lab, then the exercise\.",
+        QT_TRANSLATE_NOOP("CoreText", "The lab is stopped (%1): start the lab, then the exercise."),
+    ),
+    (
         r"No imported exercise waits in this project\.",
         QT_TRANSLATE_NOOP("CoreText", "No imported exercise waits in this project."),
     ),

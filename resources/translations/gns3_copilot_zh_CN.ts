@@ -927,7 +927,7 @@
         <translation>%1：从这里无法连接其控制台</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="767" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="771" />
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
         <source>List projects</source>
         <translation>列出项目</translation>
@@ -1499,281 +1499,286 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <source>The lab is stopped (%1): start the lab, then the exercise.</source>
+        <translation>实验已停止（%1）：请先启动实验，再开始练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="640" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="649" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="657" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="667" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="676" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="685" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="689" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="693" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="701" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="709" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="715" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="719" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="718" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="722" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="720" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="724" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="721" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="725" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="722" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="726" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="723" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="727" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="724" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="728" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="725" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="729" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="726" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="730" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="727" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="731" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="728" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="732" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="729" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="730" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="734" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="731" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="735" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="732" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="736" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="737" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="734" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="738" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="735" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="739" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="736" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="740" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="740" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="744" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="741" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="745" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="746" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="743" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="747" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="744" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="748" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="745" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="749" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="746" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="750" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="747" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="751" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="748" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="752" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="753" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="755" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="752" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="756" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="753" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="757" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="758" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="755" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="759" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="756" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="760" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="757" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="761" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="758" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="762" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="763" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="760" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="764" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="761" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="765" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="762" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="766" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="763" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="767" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="817" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="821" />
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -2498,12 +2503,12 @@
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="230" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="307" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="309" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
@@ -2547,118 +2552,133 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="132" />
+        <source>Start the lab</source>
+        <translation>启动实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="135" />
+        <source>Start every stopped node of this lab, as GNS3's Start button does; the trainer's exercise is prepared once the lab runs.</source>
+        <translation>像 GNS3 的启动按钮一样，启动本实验中所有已停止的节点；实验运行后即准备培训师的练习。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="142" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="145" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="152" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="202" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="204" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="206" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="234" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="248" />
         <source>Checks, hints and the answer</source>
         <translation>检查、提示和答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="258" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="261" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="242" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="267" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="288" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="283" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="313" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="308" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="303" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="308" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="333" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="64" />
         <source>Reading the lab and checking it works…</source>
         <translation>正在读取实验并检查其是否正常…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="78" />
+        <source>Starting the lab…</source>
+        <translation>正在启动实验…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="104" />
         <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
         <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="116" />
         <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
         <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="140" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="151" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="164" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="148" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="170" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="156" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="178" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="163" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="185" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="187" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="209" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -3620,12 +3640,12 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>ToolName</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="838" />
         <source>Set up the exercise</source>
         <translation>准备练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="839" />
         <source>Restore the lab</source>
         <translation>恢复实验</translation>
     </message>

@@ -24,6 +24,7 @@ from gns3_copilot_desktop.core.practice.engine import (
     CheckReport,
     ExercisePlan,
     GiveUp,
+    LabStoppedError,
     Reveal,
     RevealedFault,
 )
@@ -58,6 +59,8 @@ class PracticeStandIn:
         self.records: list[ExerciseRecord] = []
         self.waiting: ExercisePackage | None = None
         """An imported exercise not started yet."""
+        self.stopped: list[str] = []
+        """The lab's stopped nodes (an imported lab arrives stopped)."""
         self.gate: asyncio.Event | None = None
         """When set, `approve` waits on it (a test sees the progress text)."""
 
@@ -164,9 +167,16 @@ class PracticeStandIn:
             imported=True,
         )
 
+    async def start_lab(self) -> list[str]:
+        self._called("start_lab")
+        started, self.stopped = self.stopped, []
+        return started
+
     async def prepare_imported(self, session_id: str) -> ExercisePlan:
         self._called("prepare_imported")
         assert self.waiting is not None
+        if self.stopped:
+            raise LabStoppedError(self.stopped)
         self.waiting = None
         return await self.prepare(session_id, difficulty="beginner")
 

@@ -79,6 +79,15 @@ NO_PACKET = "len < 1"
 """A BPF filter that matches no frame (see `PracticeEngine._heal_link`)."""
 
 
+class LabStoppedError(PracticeError):
+    """The lab's nodes are stopped: the exercise can start once the lab runs."""
+
+    def __init__(self, nodes: list[str]) -> None:
+        self.nodes = nodes
+        shown = ", ".join(nodes[:6]) + (f" and {len(nodes) - 6} more" if len(nodes) > 6 else "")
+        super().__init__(f"The lab is stopped ({shown}): start the lab, then the exercise.")
+
+
 @dataclass(frozen=True)
 class ExercisePlan:
     """A prepared exercise: its id and the sealed approval to show the learner."""
@@ -317,13 +326,45 @@ class PracticeEngine:
                 return record.public()
         return None
 
+    async def stopped_nodes(self) -> list[str]:
+        """The lab's nodes that can run and are not running (an imported lab arrives stopped)."""
+        nodes = await self._client.list_nodes(self._project_id)
+        return sorted(
+            n.name for n in nodes if n.status != "started" and n.node_type not in ALWAYS_ON
+        )
+
+    async def start_lab(self) -> list[str]:
+        """Start every stopped node of the lab, as the user asked with "Start the lab", and wait
+        (bounded) until they run and each VPCS has loaded the address its startup file gives it;
+        the names of the nodes started."""
+        names = await self.stopped_nodes()
+        await self._power(names, "started")
+        try:
+            async with asyncio.timeout(START_WAIT_S):
+                while True:  # a VPCS reads its startup file a moment after it starts
+                    nodes = await self._read_nodes()
+                    if all(
+                        n.address is not None
+                        for n in nodes.values()
+                        if n.node.name in names and n.platform == "vpcs"
+                    ):
+                        break
+                    await asyncio.sleep(0.5)
+        except TimeoutError:
+            pass  # a host with no saved address stays without one: the checks will say so
+        return names
+
     async def prepare_imported(self, session_id: str) -> ExercisePlan:
         """Bind the imported exercise's faults to this lab again, check the lab works, and
         return the sealed approval. The faults' steps come from the app's catalog: the file only
-        named them and where they go."""
+        named them and where they go. `LabStoppedError` when the lab's nodes are stopped (as an
+        imported lab arrives): the user starts the lab first."""
         record = await self.imported_exercise()
         if record is None:
             raise PracticeError("No imported exercise waits in this project.")
+        stopped = await self.stopped_nodes()
+        if stopped:
+            raise LabStoppedError(stopped)
         record = await self._store.get(record.exercise_id)
         candidates = await self._candidates()
         chosen: list[_Candidate] = []

@@ -13,9 +13,11 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication
 
 from gns3_copilot_desktop.core.practice import package
+from gns3_copilot_desktop.core.practice.engine import LabStoppedError
 from gns3_copilot_desktop.core.practice.package import SUFFIX
 from gns3_copilot_desktop.core.practice.store import PracticeError
 from gns3_copilot_desktop.core.practice.trust import TrainerKeys
@@ -50,7 +52,11 @@ class ExerciseFiles:
 
         async def prepare() -> None:
             assert panel.engine is not None
-            plan = await panel.engine.prepare_imported(session_id)
+            try:
+                plan = await panel.engine.prepare_imported(session_id)
+            except LabStoppedError:
+                panel.trainer_row.show_start_lab(True)  # the lab arrived stopped: offer to start it
+                raise
             panel.trainer_row.show_imported(False)
             self._starting.offer(plan.exercise_id, plan.approval)
 
@@ -58,6 +64,22 @@ class ExerciseFiles:
             QCoreApplication.translate("PracticePanel", "Reading the lab and checking it works…"),
             prepare,
         )
+
+    async def start_lab(self) -> None:
+        """Start the stopped lab of the waiting exercise (the user's own Start), then prepare
+        the exercise on it."""
+        panel = self._panel
+
+        async def start() -> None:
+            assert panel.engine is not None
+            await panel.engine.start_lab()
+
+        started = await panel.guarded(
+            QCoreApplication.translate("PracticePanel", "Starting the lab…"), start
+        )
+        if started and not sip.isdeleted(panel):
+            panel.trainer_row.show_start_lab(False)
+            await self.start_imported()
 
     async def export(self) -> None:
         """Write the prepared exercise, encrypted and signed, where the trainer chooses."""

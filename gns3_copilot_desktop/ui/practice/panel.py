@@ -147,6 +147,7 @@ class PracticePanel(QFrame):
         self.start_button = self.setup_row.start_button
         self.imported_label = self.trainer_row.imported_label
         self.start_imported_button = self.trainer_row.start_imported_button
+        self.start_lab_button = self.trainer_row.start_lab_button
         self.export_button = self.trainer_row.export_button
         self.import_button = self.trainer_row.import_button
         self.elapsed_label = self.active_row.elapsed_label
@@ -162,6 +163,7 @@ class PracticePanel(QFrame):
         actions: list[tuple[QPushButton, Callable[[], Coroutine[Any, Any, None]]]] = [
             (self.start_button, self.starting.start),
             (self.start_imported_button, self.files.start_imported),
+            (self.start_lab_button, self.files.start_lab),
             (self.export_button, self.files.export),
             (self.import_button, self.files.import_),
             (self.check_button, self.running.check),

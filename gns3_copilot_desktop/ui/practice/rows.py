@@ -128,6 +128,16 @@ class TrainerRow(QWidget):
         self.start_imported_button = QPushButton(
             QCoreApplication.translate("PracticePanel", "Start the trainer's exercise"), self
         )
+        self.start_lab_button = QPushButton(
+            QCoreApplication.translate("PracticePanel", "Start the lab"), self
+        )
+        self.start_lab_button.setToolTip(
+            QCoreApplication.translate(
+                "PracticePanel",
+                "Start every stopped node of this lab, as GNS3's Start button does; the "
+                "trainer's exercise is prepared once the lab runs.",
+            )
+        )
         self.export_button = QPushButton(
             QCoreApplication.translate("PracticePanel", "Export for students…"), self
         )
@@ -144,21 +154,36 @@ class TrainerRow(QWidget):
         _buttons(self.start_imported_button, self.export_button, self.import_button)
         trainer.addWidget(self.imported_label, 1)
         trainer.addWidget(self.start_imported_button)
+        trainer.addWidget(self.start_lab_button)
         trainer.addWidget(self.export_button)
         trainer.addStretch(0)
         trainer.addWidget(self.import_button)
         self.imported_label.hide()
         self.start_imported_button.hide()
+        self.start_lab_button.hide()
         self.export_button.hide()
 
     def controls(self) -> tuple[QWidget, ...]:
         """What the trainer can use (off while the engine works)."""
-        return (self.start_imported_button, self.export_button, self.import_button)
+        return (
+            self.start_imported_button,
+            self.start_lab_button,
+            self.export_button,
+            self.import_button,
+        )
 
     def show_imported(self, waiting: bool) -> None:
         """Whether a trainer's exercise waits in this project to be started."""
         self.imported_label.setVisible(waiting)
         self.start_imported_button.setVisible(waiting)
+        if not waiting:
+            self.start_lab_button.hide()
+
+    def show_start_lab(self, stopped: bool) -> None:
+        """The waiting exercise's lab is stopped: offer "Start the lab" in place of starting
+        the exercise (which follows once the lab runs)."""
+        self.start_lab_button.setVisible(stopped)
+        self.start_imported_button.setVisible(not stopped and self.imported_label.isVisible())
 
 
 class ActiveRow(QWidget):

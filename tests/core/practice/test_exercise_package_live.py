@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from gns3_copilot_desktop.core.practice.engine import PracticeEngine, import_package
+from gns3_copilot_desktop.core.practice.engine import (
+    LabStoppedError,
+    PracticeEngine,
+    import_package,
+)
 from gns3_copilot_desktop.core.practice.package import MAGIC, TrainerSigner, signer_of
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
 from tests.core.practice.test_practice_live import ADDRESSES, PracticeLab, practice_lab
@@ -86,12 +90,15 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
         await student.keep_imported(exercise)
         waiting = await student.imported_exercise()
         assert waiting is not None and waiting.sealed == []  # public: the answer stays sealed
-        # The lab must work before it is broken: the imported nodes are stopped.
-        with pytest.raises(PracticeError):
+        # The imported nodes arrive stopped: the student is told to start the lab (not to
+        # import again), and "Start the lab" starts exactly those.
+        with pytest.raises(LabStoppedError) as stopped:
             await student.prepare_imported("student-session")
+        assert stopped.value.nodes == ["PC1", "PC2"]
+        assert await student.start_lab() == ["PC1", "PC2"]
         nodes = await lab.client.list_nodes(imported.project_id)
-        assert sorted(n.name for n in nodes) == ["PC1", "PC2"]
-        await student._power([n.name for n in nodes], "started")
+        assert all(n.status == "started" for n in nodes)
+        assert await student.stopped_nodes() == []
         student_lab = PracticeLab(lab.client, imported.project_id, student)
         async with asyncio.timeout(60):  # the saved startup configurations travelled
             for name, address in ADDRESSES.items():

@@ -284,9 +284,21 @@ def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     spawn(view.set_session(view.session_id))
     qtbot.waitUntil(lambda: view.start_imported_button.isVisible())
     assert view.imported_label.text() == "A trainer's exercise is ready in this project."
+    # The imported lab arrives stopped: "Start the lab" is offered in place of a dead end,
+    # and once the lab runs the exercise is prepared without another click.
+    engine.stopped = ["PC1", "PC2"]
     view.start_imported_button.click()
+    qtbot.waitUntil(lambda: view.error_label.isVisible())
+    assert view.error_label.text() == (
+        "The lab is stopped (PC1, PC2): start the lab, then the exercise."
+    )
+    assert view.start_lab_button.isVisible() and view.start_lab_button.isEnabled()
+    assert not view.start_imported_button.isVisible() and view._card is None
+    view.start_lab_button.click()
     qtbot.waitUntil(lambda: view._card is not None)
-    assert "prepare_imported" in engine.calls
+    assert engine.calls.count("prepare_imported") == 2
+    assert engine.calls.index("start_lab") > engine.calls.index("prepare_imported")
+    assert not view.start_lab_button.isVisible() and view.error_label.isHidden()
     assert not view.start_imported_button.isVisible() and not view.export_button.isVisible()
     assert view._card.items[0].summary == "inject 1 beginner fault on 1 device"
     _sealed_absent(panel)
