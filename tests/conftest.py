@@ -44,15 +44,14 @@ SHARED_FIXTURE_GROUPS = {
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give each test its pytest-xdist group (used by ``--dist loadgroup``): the group of a
     shared fixture it needs, else its file, so a module's fixtures and order hold as in one
-    process. Without xdist the marks do nothing."""
+    process; a test marked ``spread`` is a group of its own. Without xdist the marks do
+    nothing."""
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
         names = set(getattr(item, "fixturenames", ()))
-        group = next(
-            (g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in names),
-            str(item.path),
-        )
+        own = item.nodeid if item.get_closest_marker("spread") is not None else str(item.path)
+        group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in names), own)
         item.add_marker(pytest.mark.xdist_group(group))
 
 
