@@ -31,6 +31,30 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
 
 
+# Tests that share one of these costly session fixtures run in one pytest-xdist worker, so each
+# is started once per run (the local model loads a model and takes a core while it answers; the
+# router boots a QEMU machine); every other test runs with the rest of its file.
+SHARED_FIXTURE_GROUPS = {
+    "llama_server": "local-model",
+    "frr_template": "frr-router",
+    "postgres_server": "postgresql",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give each test its pytest-xdist group (used by ``--dist loadgroup``): the group of a
+    shared fixture it needs, else its file, so a module's fixtures and order hold as in one
+    process; a test marked ``spread`` is a group of its own. Without xdist the marks do
+    nothing."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        names = set(getattr(item, "fixturenames", ()))
+        own = item.nodeid if item.get_closest_marker("spread") is not None else str(item.path)
+        group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in names), own)
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> object:
     """STYLE.md rule 7: a test that logs an unexpected ERROR fails.

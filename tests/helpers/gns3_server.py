@@ -167,8 +167,35 @@ def free_port() -> int:
     raise RuntimeError("no free loopback port below the ephemeral range")
 
 
-def write_config(run_dir: Path, port: int, dynamips: str | None) -> Path:
-    """The server's config file; every path points into ``run_dir``."""
+def worker_index() -> int:
+    """Which of pytest-xdist's workers this process is (0 without xdist)."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+def worker_port_ranges() -> list[str]:
+    """Console and UDP port ranges of their own for this worker's GNS3 servers.
+
+    GNS3 hands a node a console port (and a link its UDP ports) from its configured range when
+    the node is created, and binds it only when the node starts; two servers on one loopback
+    given the same range (two xdist workers) can hand out the same port, and the second node to
+    start fails. Each worker gets its own thousand console ports and two thousand UDP ports,
+    all below the kernel's ephemeral range (the consoles below the ports `free_port` picks)."""
+    n = worker_index()
+    console, udp = 5000 + 1000 * n, 10_000 + 2000 * n
+    return [
+        f"console_start_port_range = {console}",
+        f"console_end_port_range = {console + 999}",
+        f"udp_start_port_range = {udp}",
+        f"udp_end_port_range = {udp + 1999}",
+    ]
+
+
+def write_config(
+    run_dir: Path, port: int, dynamips: str | None, *, port_ranges: bool = True
+) -> Path:
+    """The server's config file; every path points into ``run_dir``. ``port_ranges``: this
+    worker's console and UDP ranges (a server in a network namespace of its own sets its own)."""
     config_dir = run_dir / "config"
     dirs = {
         name: run_dir / name
@@ -190,6 +217,8 @@ def write_config(run_dir: Path, port: int, dynamips: str | None) -> Path:
         f"default_admin_username = {USERNAME}",
         f"default_admin_password = {PASSWORD}",
     ]
+    if port_ranges:
+        lines[lines.index("[Controller]") : lines.index("[Controller]")] = worker_port_ranges()
     if dynamips:
         lines += ["[Dynamips]", f"dynamips_path = {dynamips}"]
     config = config_dir / "gns3_server.conf"

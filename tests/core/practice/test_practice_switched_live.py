@@ -35,7 +35,7 @@ from tests.helpers.agent import ServiceFactory, collect
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, switched_pcs
 
-pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow, pytest.mark.spread]
 
 ADDRESSES = {"PC1": "192.0.2.1", "PC2": "192.0.2.10", "PC3": "192.0.2.20"}
 

@@ -90,7 +90,7 @@ def _reserve_ports() -> list[socket.socket]:
 
 def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
     # dynamips (when there is one) lets switches join the lab: captures and switched pings.
-    config = write_config(run_dir, port, find_dynamips()[0])
+    config = write_config(run_dir, port, find_dynamips()[0], port_ranges=False)
     text = config.read_text().replace(
         "[Server]\n",
         "[Server]\n"
