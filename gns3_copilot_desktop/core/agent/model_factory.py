@@ -434,10 +434,19 @@ def openai_client_options() -> dict[str, Any]:
     128; an entry pushed out of it closes itself from a finalizer on whatever event loop runs
     at that moment, which fails ("Event loop is closed") when its connections were made on
     another loop that has ended (the copilot service's thread, an earlier test). A pool per
-    model is closed with it (`close_chat_model`)."""
+    model is closed with it (`close_chat_model`).
+
+    ``http_socket_options=()``: langchain-openai otherwise builds its (unused) sync client on a
+    transport of its own for TCP keep-alive, which turns off httpx's proxy settings and logs a
+    warning whenever the system has a proxy (it reached the GNS3 GUI's console). Our own pool
+    keeps httpx's defaults, proxies from the environment included."""
     from openai import DefaultAsyncHttpxClient
 
-    return {**OPENAI_STREAM_OPTIONS, "http_async_client": DefaultAsyncHttpxClient()}
+    return {
+        **OPENAI_STREAM_OPTIONS,
+        "http_async_client": DefaultAsyncHttpxClient(),
+        "http_socket_options": (),
+    }
 
 
 async def close_chat_model(model: object) -> None:

@@ -541,3 +541,43 @@ async def test_a_model_used_on_an_ended_loop_leaves_nothing_to_close_on_the_next
     assert model.http_async_client is not None  # a pool of its own
     await close_chat_model(model)
     assert model.http_async_client.is_closed
+
+
+@pytest.mark.parametrize("provider", ["openai_compatible", "openai", "deepseek"])
+def test_a_system_proxy_gives_no_warning_and_the_model_goes_through_it(provider: str) -> None:
+    """With a proxy in the environment, langchain-openai's own keep-alive transport (for a sync
+    client we never use) logged a warning that reached the GNS3 GUI's console; the model is built
+    without it, and its requests still go through the proxy: a loopback listener standing in
+    for the proxy receives the CONNECT for the provider's host. A fresh interpreter, as
+    langchain-openai warns once per process."""
+    import subprocess
+    import sys
+
+    code = f"""
+import asyncio, logging, os, socket, threading
+logging.basicConfig(level=logging.INFO)
+listener = socket.create_server(("127.0.0.1", 0))
+seen = []
+def accept():
+    conn, _ = listener.accept()
+    seen.append(conn.recv(200).decode(errors="replace").splitlines()[0])
+    conn.close()
+threading.Thread(target=accept, daemon=True).start()
+proxy = f"http://127.0.0.1:{{listener.getsockname()[1]}}"
+os.environ["HTTPS_PROXY"] = os.environ["HTTP_PROXY"] = proxy
+from pydantic import SecretStr
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+model = create_base_model(LlmConfig(provider={provider!r}, model="m", max_retries=0,
+    base_url="https://provider.invalid/v1", api_key=SecretStr("k"), timeout_s=5))
+try:
+    asyncio.run(model.ainvoke("hi"))
+except Exception:
+    pass
+print("SEEN", seen)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "langchain-openai injected" not in done.stderr, done.stderr
+    assert "disables httpx's proxy" not in done.stderr
+    assert "CONNECT provider.invalid:443" in done.stdout, done.stdout + done.stderr
