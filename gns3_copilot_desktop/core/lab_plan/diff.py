@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gns3_copilot_desktop.core.agent.tools.layout import place_nodes
+from gns3_copilot_desktop.core.gns3.layout import place_nodes
 from gns3_copilot_desktop.core.gns3.models import Link, Node
 from gns3_copilot_desktop.core.lab_plan.picture import (
     LabPicture,

@@ -16,15 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gns3_copilot_desktop.core.agent.tools.resolve import (
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Link, Node, Port, Template
+from gns3_copilot_desktop.core.gns3.resolve import (
     NameResolutionError,
     PortKey,
     resolve_port,
     resolve_template,
     used_ports,
 )
-from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Link, Node, Port, Template
 from gns3_copilot_desktop.core.lab_plan.consistency import subnet_problems, usable_host
 from gns3_copilot_desktop.core.lab_plan.render import (
     InterfaceAddress,

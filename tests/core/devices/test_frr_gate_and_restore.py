@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.agent.tools.device_tools import config_changes, config_preview
 from gns3_copilot_desktop.core.devices import (
     CommandRefusedError,
@@ -18,6 +17,7 @@ from gns3_copilot_desktop.core.devices import (
     DeviceJob,
     run_on_devices,
 )
+from gns3_copilot_desktop.core.devices.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.undo.config import restore_lines
 from tests.helpers.frr_router import FrrRouter
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
+from gns3_copilot_desktop.core.devices.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.devices.console import DeviceConsole
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions, ConsoleTarget
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind

@@ -69,7 +69,7 @@ VPCS_CHANGES = ["ip 10.9.9.9/24", "ip dhcp", "ip auto", "ip a", "clear ip", "set
 
 
 def test_every_read_the_gate_allows_leaves_a_real_vpcs_as_it_was(vpcs: Path) -> None:
-    from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
+    from gns3_copilot_desktop.core.devices.command_risk import is_read_only_command
 
     assert all(is_read_only_command(c) for c in VPCS_READS)
     assert not any(is_read_only_command(c) for c in VPCS_CHANGES)

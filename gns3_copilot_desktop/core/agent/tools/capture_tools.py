@@ -17,10 +17,10 @@ from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
 from gns3_copilot_desktop.core.agent.tools.common import StrictArgs, error_result, project_topology
 from gns3_copilot_desktop.core.agent.tools.link_tools import LinkRef
 from gns3_copilot_desktop.core.agent.tools.pcap import CaptureFormatError, summarize_capture
-from gns3_copilot_desktop.core.agent.tools.resolve import link_label, resolve_link
 from gns3_copilot_desktop.core.agent.topology import TopologySnapshot
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Link
+from gns3_copilot_desktop.core.gns3.resolve import link_label, resolve_link
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 MAX_CAPTURE_BYTES = 20_000_000

@@ -23,17 +23,17 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     partial_failure,
     project_topology,
 )
-from gns3_copilot_desktop.core.agent.tools.layout import place_nodes
-from gns3_copilot_desktop.core.agent.tools.resolve import (
+from gns3_copilot_desktop.core.devices import save_running_vpcs
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.layout import place_nodes
+from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.gns3.resolve import (
     NameResolutionError,
     link_label,
     resolve_node,
     resolve_nodes,
     resolve_template,
 )
-from gns3_copilot_desktop.core.devices import save_running_vpcs
-from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import (
     RemoveNode,

@@ -32,17 +32,12 @@ from gns3_copilot_desktop.core.agent.tools.base import (
     ToolResult,
     truncate_text,
 )
-from gns3_copilot_desktop.core.agent.tools.command_risk import (
-    command_hazards,
-    is_read_only_command,
-)
 from gns3_copilot_desktop.core.agent.tools.common import (
     MAX_BATCH,
     StrictArgs,
     error_result,
     join_names,
 )
-from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
 from gns3_copilot_desktop.core.agent.topology import fetch_topology
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
@@ -55,9 +50,14 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.command_risk import (
+    command_hazards,
+    is_read_only_command,
+)
 from gns3_copilot_desktop.core.devices.policy import ASCII_ONLY, ascii_problems
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.gns3.resolve import resolve_nodes
 from gns3_copilot_desktop.core.protocol import RiskClass
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.config import (

@@ -21,7 +21,9 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     node_card,
     project_topology,
 )
-from gns3_copilot_desktop.core.agent.tools.resolve import (
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Link, Node, Template
+from gns3_copilot_desktop.core.gns3.resolve import (
     link_label,
     port_label,
     resolve_node,
@@ -29,8 +31,6 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
     resolve_template,
     used_ports,
 )
-from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Link, Node, Template
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 # --- nodes ------------------------------------------------------------------------------------

@@ -20,7 +20,9 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     partial_failure,
     project_topology,
 )
-from gns3_copilot_desktop.core.agent.tools.resolve import (
+from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
+from gns3_copilot_desktop.core.gns3.resolve import (
     NameResolutionError,
     PortKey,
     free_port,
@@ -31,8 +33,6 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
     resolve_port,
     used_ports,
 )
-from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import (
     RemoveLink,

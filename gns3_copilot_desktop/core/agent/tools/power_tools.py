@@ -25,9 +25,9 @@ from gns3_copilot_desktop.core.agent.tools.common import (
     join_names,
     project_topology,
 )
-from gns3_copilot_desktop.core.agent.tools.resolve import resolve_nodes
 from gns3_copilot_desktop.core.errors import CopilotError, Gns3ConnectionError
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.gns3.resolve import resolve_nodes
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 
 PowerAction = Literal["start", "stop", "suspend", "reload"]

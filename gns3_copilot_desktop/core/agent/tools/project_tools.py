@@ -11,9 +11,9 @@ from pydantic import Field
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.tools.base import AgentTool, ToolResult
 from gns3_copilot_desktop.core.agent.tools.common import StrictArgs, error_result, project_topology
-from gns3_copilot_desktop.core.agent.tools.resolve import NameResolutionError
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Snapshot
+from gns3_copilot_desktop.core.gns3.resolve import NameResolutionError
 from gns3_copilot_desktop.core.text import QT_TRANSLATE_NOOP
 from gns3_copilot_desktop.core.undo.record import RemoveDrawing, with_undo
 

@@ -14,10 +14,10 @@ import pytest_asyncio
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.graph import EDITED_TEXT
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
-from gns3_copilot_desktop.core.agent.tools.layout import overlaps
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.devices import ConsoleTarget, DeviceKind
 from gns3_copilot_desktop.core.gns3 import Gns3Client, Project
+from gns3_copilot_desktop.core.gns3.layout import overlaps
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd
 from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
 from tests.helpers.agent import ServiceFactory, collect, types_of

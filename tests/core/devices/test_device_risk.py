@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.agent.tools.device_tools import (
     RunDeviceCommandsArgs,
     RunDeviceCommandsTool,
 )
+from gns3_copilot_desktop.core.devices.command_risk import is_read_only_command
 
 
 @pytest.mark.parametrize(
@@ -299,7 +299,7 @@ def test_obfuscated_destructive_commands_are_refused(command: str) -> None:
     ],
 )
 def test_the_card_names_what_a_change_may_do(command: str, named: str | None) -> None:
-    from gns3_copilot_desktop.core.agent.tools.command_risk import command_hazards
+    from gns3_copilot_desktop.core.devices.command_risk import command_hazards
 
     found = command_hazards(command)
     assert (named in found) if named else found == []

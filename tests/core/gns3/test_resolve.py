@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.tools.layout import SPACING, overlaps, place_nodes
-from gns3_copilot_desktop.core.agent.tools.resolve import (
+from gns3_copilot_desktop.core.gns3.layout import SPACING, overlaps, place_nodes
+from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port, Template
+from gns3_copilot_desktop.core.gns3.resolve import (
     NameResolutionError,
     free_port,
     resolve_link,
@@ -14,7 +15,6 @@ from gns3_copilot_desktop.core.agent.tools.resolve import (
     resolve_template,
     used_ports,
 )
-from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port, Template
 
 
 def ports(names: list[str], *, by_adapter: bool = False) -> list[Port]:
