@@ -1,0 +1,155 @@
+"""A trainer's task tried on REAL VPCS nodes of the real GNS3 server (``gns3_vpcs_lab``): the
+checks pass on the working lab, the task's own fault makes them fail, its undo makes them pass
+again, a half fix earns its part; a stopped or deleted device is "cannot check", never a pass;
+a task whose fault breaks nothing the checks see is not accepted."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+import pytest_asyncio
+
+from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.practice.task import TaskFileError, parse_task
+from gns3_copilot_desktop.core.practice.task_checks import TaskRunner, score
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, two_linked_pcs
+
+pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
+
+TASK = """\
+format = 1
+title = "PC1 moved"
+ticket = "PC1 cannot reach PC2 since this morning."
+level = "beginner"
+time_limit_min = 15
+
+[lab]
+project = "two-pcs.gns3project"
+
+[[faults]]
+device = "PC1"
+inject = ["ip 198.51.100.1/24"]
+undo = ["ip 192.0.2.1/24"]
+
+[[checks]]
+title = "PC1 reaches PC2"
+device = "PC1"
+command = "ping 192.0.2.2 -c 2"
+pass = { ping_max_loss = 50 }
+on_pass = "PC1 and PC2 talk again."
+on_fail = "PC1 gets no answer from PC2."
+points = 70
+
+[[checks]]
+title = "PC1 keeps its address"
+device = "PC1"
+command = "show ip"
+pass = { contains = "192.0.2.1/24" }
+points = 30
+"""
+
+
+@dataclass
+class TaskLab:
+    client: Gns3Client
+    project_id: str
+    runner: TaskRunner
+
+    async def run(self, name: str, *commands: str) -> str:
+        node = next(n for n in await self.client.list_nodes(self.project_id) if n.name == name)
+        [outcome] = await run_on_devices(
+            [DeviceJob(target_for_node(node, self.client.base_url), commands)]
+        )
+        assert outcome.ok, outcome.error
+        return "\n".join(r.output for r in outcome.results)
+
+    async def node_id(self, name: str) -> str:
+        nodes = await self.client.list_nodes(self.project_id)
+        return next(n.node_id for n in nodes if n.name == name)
+
+
+async def _until_status(client: Gns3Client, pid: str, status: str, within: float = 30.0) -> None:
+    async with asyncio.timeout(within):
+        while any(n.status != status for n in await client.list_nodes(pid)):  # noqa: ASYNC110
+            await asyncio.sleep(0.3)  # the server's state, polled
+
+
+@pytest_asyncio.fixture
+async def task_lab(gns3_vpcs_lab: Gns3VpcsLab) -> AsyncIterator[TaskLab]:
+    async with two_linked_pcs(gns3_vpcs_lab, "task") as (client, pid, pc1, pc2):
+        await client.start_node(pid, pc1.node_id)
+        await client.start_node(pid, pc2.node_id)
+        await _until_status(client, pid, "started")
+        lab = TaskLab(client, pid, TaskRunner(client, pid, client.base_url))
+        await lab.run("PC1", "ip 192.0.2.1/24")
+        await lab.run("PC2", "ip 192.0.2.2/24")
+        yield lab
+
+
+async def test_a_task_is_proved_on_the_working_lab_and_leaves_it_working(task_lab: TaskLab) -> None:
+    task = parse_task(TASK)
+    proof = await task_lab.runner.prove(task)
+    assert proof.ok, proof.problems
+    assert [r.state for r in proof.baseline] == ["pass", "pass"]
+    assert score(proof.baseline) == task.total_points == 100
+    assert [r.state for r in proof.injected] == ["fail", "fail"]
+    assert proof.injected[0].message == "PC1 gets no answer from PC2."
+    assert score(proof.injected) == 0
+    assert [r.state for r in proof.restored] == ["pass", "pass"]
+    assert proof.restored[0].message == "PC1 and PC2 talk again."
+    # the lab is as the trainer left it
+    assert "192.0.2.1/24" in await task_lab.run("PC1", "show ip")
+
+
+async def test_a_student_fix_is_scored_and_a_half_fix_earns_its_part(task_lab: TaskLab) -> None:
+    task = parse_task(TASK)
+    runner = task_lab.runner
+    await runner.inject(task)
+    assert score(await runner.check(task)) == 0
+    await task_lab.run("PC1", "ip 192.0.2.1/25")  # half a fix: the address, not the mask
+    results = await runner.check(task)
+    assert [r.state for r in results] == ["pass", "fail"] and score(results) == 70
+    await task_lab.run("PC1", "ip 192.0.2.1/24")
+    results = await runner.check(task)
+    assert [r.state for r in results] == ["pass", "pass"] and score(results) == 100
+
+
+async def test_a_stopped_or_deleted_device_cannot_be_checked_never_passes(
+    task_lab: TaskLab,
+) -> None:
+    task = parse_task(TASK)
+    client, pid = task_lab.client, task_lab.project_id
+    pc1 = await task_lab.node_id("PC1")
+    await client.stop_node(pid, pc1)
+    async with asyncio.timeout(30):
+        while (await client.get_node(pid, pc1)).status != "stopped":  # noqa: ASYNC110
+            await asyncio.sleep(0.3)  # the server's state, polled
+    results = await task_lab.runner.check(task)
+    assert [r.state for r in results] == ["cannot-check", "cannot-check"], results
+    assert "PC1 is stopped" in results[1].message and score(results) == 0
+    with pytest.raises(TaskFileError, match="cannot undo on PC1"):
+        await task_lab.runner.undo(task)
+    await client.delete_node(pid, pc1)
+    results = await task_lab.runner.check(task)
+    assert [r.state for r in results] == ["cannot-check", "cannot-check"], results
+    assert "not in the lab" in results[0].message and score(results) == 0
+
+
+async def test_a_fault_that_breaks_nothing_the_checks_see_is_not_accepted(
+    task_lab: TaskLab,
+) -> None:
+    harmless = TASK.replace('inject = ["ip 198.51.100.1/24"]', 'inject = ["ip 192.0.2.1/24"]')
+    proof = await task_lab.runner.prove(parse_task(harmless))
+    assert not proof.ok
+    assert proof.problems == [
+        "the faults break nothing the checks look at: every check still passes"
+    ]
+    # a check that fails on the working lab: the task cannot be saved either
+    wrong = TASK.replace('contains = "192.0.2.1/24"', 'contains = "192.0.2.99/24"')
+    proof = await task_lab.runner.prove(parse_task(wrong))
+    assert not proof.ok and proof.injected == []
+    assert proof.problems[0].startswith("“PC1 keeps its address” does not pass on the working lab")
