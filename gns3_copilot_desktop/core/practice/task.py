@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from gns3_copilot_desktop.core.agent.tools.command_risk import is_read_only_command
+from gns3_copilot_desktop.core.devices.command_risk import is_read_only_command
 from gns3_copilot_desktop.core.devices.policy import check_command
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.practice.catalog import Difficulty, load_catalog
