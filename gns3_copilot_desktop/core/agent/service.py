@@ -42,6 +42,7 @@ from gns3_copilot_desktop.core.errors import (
     TurnBusyError,
 )
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
+from gns3_copilot_desktop.core.sessions.base import LEASE_S
 from gns3_copilot_desktop.core.sessions.decisions import (
     DecisionKind,
     DecisionLog,
@@ -62,7 +63,7 @@ from gns3_copilot_desktop.core.sessions.models import (
 )
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
-from gns3_copilot_desktop.core.sessions.store import LEASE_S, SessionStore
+from gns3_copilot_desktop.core.sessions.store import SessionStore
 
 log = logging.getLogger(__name__)
 

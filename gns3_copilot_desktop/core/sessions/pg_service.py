@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gns3_copilot_desktop.core.errors import SessionStoreError
-from gns3_copilot_desktop.core.sessions.store import lease_is_free
+from gns3_copilot_desktop.core.sessions.base import lease_is_free
 
 CLAIM_LEASE_S = 15.0
 """How long a replica's turn claim holds without renewal (a dead replica's sessions are free

@@ -18,7 +18,6 @@ Optional: needs the ``postgres`` extra (psycopg, psycopg-pool, langgraph-checkpo
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import socket
@@ -27,11 +26,11 @@ import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
-from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.core.sessions.base import LEASE_S, SessionStoreBase, lease_is_free
+from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
 from gns3_copilot_desktop.core.sessions.models import (
     HIGHLIGHT_END,
     HIGHLIGHT_START,
@@ -42,12 +41,7 @@ from gns3_copilot_desktop.core.sessions.models import (
 from gns3_copilot_desktop.core.sessions.rows import merge_hits, message_row
 from gns3_copilot_desktop.core.sessions.search import MAX_WORDS
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
-from gns3_copilot_desktop.core.sessions.store import (
-    LEASE_S,
-    SessionStore,
-    StoreNotice,
-    lease_is_free,
-)
+from gns3_copilot_desktop.core.sessions.store import SessionStore, StoreNotice
 from gns3_copilot_desktop.core.tasks import to_the_end
 
 log = logging.getLogger(__name__)
@@ -145,8 +139,11 @@ def _db_error(action: str, exc: Exception) -> SessionStoreError:
     return SessionStoreError(f"Could not {action}: {exc}.")
 
 
-class PostgresSessionStore:
+class PostgresSessionStore(SessionStoreBase):
     """One project's sessions in a shared PostgreSQL database (see the module docstring)."""
+
+    PLACEHOLDER = "%s"
+    JSON_PARAM = "%s::jsonb"
 
     def __init__(self, pool: Any, checkpointer: Any, project_id: str, dsn_label: str) -> None:
         """Use `PostgresSessionStore.open`."""
@@ -224,27 +221,6 @@ class PostgresSessionStore:
         self._closed = True
         await to_the_end(self._pool.close())
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    @property
-    def recovered_from(self) -> Path | None:
-        """Never: PostgreSQL repairs itself (there is no file to move aside)."""
-        return None
-
-    @property
-    def recovery_message(self) -> str | None:
-        """Never (see `recovered_from`)."""
-        return None
-
     # --- sessions ----------------------------------------------------------------------------
 
     async def create_session(
@@ -282,39 +258,6 @@ class PostgresSessionStore:
             (self.project_id, limit),
         )
         return [SessionInfo.model_validate(r) for r in rows]
-
-    async def rename_session(self, sid: str, title: str) -> None:
-        """Set the title."""
-        await self._update(sid, "title = %s", (title,), "rename the conversation")
-
-    async def set_pinned(self, sid: str, pinned: bool) -> None:
-        """Pin or unpin."""
-        await self._update(sid, "pinned = %s", (pinned,), "pin the conversation")
-
-    async def set_pending_approvals(self, sid: str, approvals: Sequence[ApprovalRequest]) -> None:
-        """Remember the calls a paused turn waits on (empty clears them)."""
-        payload = json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
-        await self._update(sid, "pending_approval = %s::jsonb", (payload,), "save the approvals")
-
-    async def update_stats(
-        self,
-        sid: str,
-        *,
-        messages_delta: int = 0,
-        input_tokens_delta: int = 0,
-        output_tokens_delta: int = 0,
-        title: str | None = None,
-    ) -> None:
-        """Add to the counters, set the title when given, mark updated now."""
-        assignments = (
-            "message_count = message_count + %s, input_tokens = input_tokens + %s,"
-            " output_tokens = output_tokens + %s, updated_at = %s"
-        )
-        params: list[Any] = [messages_delta, input_tokens_delta, output_tokens_delta, time.time()]
-        if title is not None:
-            assignments += ", title = %s"
-            params.append(title)
-        await self._update(sid, assignments, params, "update the conversation")
 
     async def delete_session(self, sid: str) -> None:
         """Remove every row of the session (index, transcript, checkpoints, blobs, writes) in one
@@ -419,22 +362,6 @@ class PostgresSessionStore:
             raise _db_error("start the turn", exc) from exc
         return None
 
-    async def renew_turn(self, sid: str, owner: str) -> None:
-        """Keep a running turn's claim."""
-        await self._execute(
-            "keep the turn",
-            "UPDATE copilot_turn_leases SET expires = %s WHERE thread_id = %s AND owner = %s",
-            (time.time() + LEASE_S, sid, owner),
-        )
-
-    async def release_turn(self, sid: str, owner: str) -> None:
-        """End a turn's claim (only ``owner``'s)."""
-        await self._execute(
-            "end the turn",
-            "DELETE FROM copilot_turn_leases WHERE thread_id = %s AND owner = %s",
-            (sid, owner),
-        )
-
     # --- search ------------------------------------------------------------------------------
 
     async def search(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
@@ -528,7 +455,9 @@ class PostgresSessionStore:
         except Exception as exc:
             raise _db_error(action, exc) from exc
 
-    async def _update(self, sid: str, assignments: str, params: Iterable[Any], action: str) -> None:
+    async def _update_session(
+        self, sid: str, assignments: str, params: Iterable[Any], action: str
+    ) -> None:
         changed = await self._execute(
             action,
             f"UPDATE copilot_sessions SET {assignments} WHERE project_id = %s AND thread_id = %s",
@@ -623,10 +552,6 @@ async def _prune_namespace(conn: Any, sid: str, ns: str, keep: int) -> int:
         (sid, ns),
     )
     return max(int(cur.rowcount), 0)
-
-
-def _not_found(sid: str) -> SessionNotFoundError:
-    return SessionNotFoundError(f"The conversation {sid} does not exist in this project.")
 
 
 AnyStore = SessionStore | PostgresSessionStore

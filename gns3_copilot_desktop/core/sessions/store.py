@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -26,16 +25,16 @@ import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 import aiosqlite
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import TypeAdapter
 
-from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
-from gns3_copilot_desktop.core.protocol import ApprovalRequest
+from gns3_copilot_desktop.core.errors import SessionStoreError
 from gns3_copilot_desktop.core.sessions import schema
+from gns3_copilot_desktop.core.sessions.base import LEASE_S, SessionStoreBase, lease_is_free
+from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
 from gns3_copilot_desktop.core.sessions.location import resolve_db_path
 from gns3_copilot_desktop.core.sessions.models import (
     HIGHLIGHT_END,
@@ -62,8 +61,6 @@ __all__ = ["SessionStore", "resolve_db_path"]
 log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
-LEASE_S = 30.0
-"""How long a running turn's claim on its session lasts without renewal (renewed every third)."""
 PAGE_MESSAGES = 100
 """Transcript messages read and validated per step (bounds the event loop's longest stall)."""
 
@@ -107,7 +104,7 @@ JOIN copilot_sessions s ON s.thread_id = t.thread_id
 """
 
 
-class SessionStore:
+class SessionStore(SessionStoreBase):
     """Sessions, transcripts, search and checkpoints of one project (see the module docstring)."""
 
     def __init__(
@@ -200,17 +197,6 @@ class SessionStore:
                 await self._conn.execute("PRAGMA optimize")
             await self._conn.close()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     @property
     def recovered_from(self) -> Path | None:
         """Where a corrupt database found at open was moved to, if it was."""
@@ -261,44 +247,6 @@ class SessionStore:
         # The aggregate keeps the subquery's order in practice; a stable sort makes it certain.
         sessions.sort(key=lambda s: (not s.pinned, -s.updated_at.timestamp()))
         return sessions
-
-    async def rename_session(self, sid: str, title: str) -> None:
-        """Set the session's title (search finds the new one, not the old)."""
-        await self._update_session(sid, "title = ?", (title,), "rename the conversation")
-
-    async def set_pinned(self, sid: str, pinned: bool) -> None:
-        """Pin or unpin a session (pinned sessions list first)."""
-        await self._update_session(sid, "pinned = ?", (int(pinned),), "pin the conversation")
-
-    async def set_pending_approvals(self, sid: str, approvals: Sequence[ApprovalRequest]) -> None:
-        """Remember the tool calls a paused turn waits on (empty clears them)."""
-        payload = json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
-        await self._update_session(
-            sid, "pending_approval = ?", (payload,), "save the pending approvals"
-        )
-
-    async def update_stats(
-        self,
-        sid: str,
-        *,
-        messages_delta: int = 0,
-        input_tokens_delta: int = 0,
-        output_tokens_delta: int = 0,
-        title: str | None = None,
-    ) -> None:
-        """Add to the session's counters, set its title when given, and mark it updated now.
-
-        `append_messages` does not count messages: the caller reports them here.
-        """
-        assignments = (
-            "message_count = message_count + ?, input_tokens = input_tokens + ?,"
-            " output_tokens = output_tokens + ?, updated_at = ?"
-        )
-        params: list[Any] = [messages_delta, input_tokens_delta, output_tokens_delta, time.time()]
-        if title is not None:
-            assignments += ", title = ?"
-            params.append(title)
-        await self._update_session(sid, assignments, params, "update the conversation")
 
     async def delete_session(self, sid: str) -> None:
         """Remove everything of a session and reclaim its space.
@@ -361,6 +309,15 @@ class SessionStore:
                 )
                 if cur.rowcount == 0:
                     raise _not_found(sid)
+
+    async def _execute(self, action: str, sql: str, params: Sequence[Any]) -> int:
+        with _db_errors(action):
+            async with self._write() as conn:
+                cur = await conn.execute(sql, params)
+                return int(cur.rowcount)
+
+    def _flag(self, value: bool) -> Any:
+        return int(value)
 
     # --- transcript --------------------------------------------------------------------------
 
@@ -458,24 +415,6 @@ class SessionStore:
                     (sid, owner, socket.gethostname(), os.getpid(), now + LEASE_S),
                 )
         return None
-
-    async def renew_turn(self, sid: str, owner: str) -> None:
-        """Keep a running turn's claim."""
-        with _db_errors("keep the turn"):
-            async with self._write() as conn:
-                await conn.execute(
-                    "UPDATE copilot_turn_leases SET expires = ? WHERE thread_id = ? AND owner = ?",
-                    (time.time() + LEASE_S, sid, owner),
-                )
-
-    async def release_turn(self, sid: str, owner: str) -> None:
-        """End a turn's claim (only ``owner``'s)."""
-        with _db_errors("end the turn"):
-            async with self._write() as conn:
-                await conn.execute(
-                    "DELETE FROM copilot_turn_leases WHERE thread_id = ? AND owner = ?",
-                    (sid, owner),
-                )
 
     # --- search ------------------------------------------------------------------------------
 
@@ -691,22 +630,3 @@ def _db_errors(action: str) -> Iterator[None]:
         if "locked" in text or "busy" in text:
             text = "the database is busy (is another GNS3 Copilot using this project?)"
         raise SessionStoreError(f"Could not {action}: {text}.") from exc
-
-
-def lease_is_free(row: Sequence[Any], owner: str, now: float) -> bool:
-    """Whether a claim row (owner, host, pid, expires) no longer holds for ``owner``."""
-    holder, host, pid, expires = row[0], row[1], int(row[2]), float(row[3])
-    if holder == owner or expires < now:
-        return True
-    if host == socket.gethostname():
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True  # that process is gone
-        except PermissionError:
-            return False  # alive, another user's
-    return False
-
-
-def _not_found(sid: str) -> SessionNotFoundError:
-    return SessionNotFoundError(f"The conversation {sid} does not exist in this project.")
