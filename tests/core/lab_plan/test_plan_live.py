@@ -16,6 +16,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from gns3_copilot_desktop.core.agent.context import RunContext
+from gns3_copilot_desktop.core.agent.tools import progress
 from gns3_copilot_desktop.core.agent.tools.base import CallAnsweredError, CallRefusedError
 from gns3_copilot_desktop.core.agent.tools.plan_tools import NOTHING_TO_DO, PlanLabTool
 from gns3_copilot_desktop.core.gns3 import Gns3Client
@@ -103,8 +104,14 @@ async def test_apply_reapply_extend_undo_and_refuse(
             before = await tool.consequence(spec, ctx)
             assert before.text == "add 5 nodes, 4 links; configure 3 devices"
             assert before.plan is not None and len(before.plan["links"]) == 4
-            applied = await tool.run(spec, ctx)
+            told: list[str] = []
+            with progress.reporting(told.append):  # what the running tool card shows
+                applied = await tool.run(spec, ctx)
             assert not applied.is_error, applied.text
+            # each step said as it runs, numbered, to the last (no silent "running 8 s")
+            assert len(told) >= 5 and told[0].startswith("[1/"), told
+            total = told[0].split("/")[1].split("]")[0]
+            assert told[-1].startswith(f"[{total}/{total}]"), told
             assert "SW1 Ethernet2 (to SW2)" in applied.text  # after PC1 (e0), PC2 (e1)
             checks = {c["check"]: c["passed"] for c in applied.structured["checks"]}
             assert checks == {
