@@ -220,6 +220,31 @@ async def test_a_new_working_link_in_place_of_the_faulty_one_is_a_fix(
     assert report.solved, report.checks
 
 
+async def test_a_reload_of_the_faulty_host_does_not_fix_it(switched_lab: SwitchedLab) -> None:
+    """The fault is in the host's startup configuration as a real misconfiguration would be:
+    GNS3's Reload (a restart that reads the saved configuration) keeps it, so it is no fix."""
+    lab, engine, pid = switched_lab, switched_lab.engine, switched_lab.project_id
+    plan = await engine.prepare("s1", difficulty="beginner", fault_ids=["vpcs-wrong-address"])
+    await engine.approve(plan.exercise_id)
+    for name in ADDRESSES:
+        await lab.client.reload_node(pid, (await lab.node(name)).node_id)
+    await until(lambda: _all_started(lab.client, pid), within=60)
+    # every host answers its console again with its saved address before the check
+    for name in ADDRESSES:
+        await until(lambda n=name: _async_console(lab, n), within=60)
+    report = await engine.check(plan.exercise_id)
+    assert not report.solved, report.checks
+    assert "failed" in {c.state for c in report.checks}, report.checks
+    assert (await engine._store.get(plan.exercise_id)).status == "active"
+
+
+async def _async_console(lab: SwitchedLab, name: str) -> bool:
+    try:
+        return "IP/MASK" in await lab.run(name, "show ip")
+    except AssertionError:
+        return False
+
+
 async def test_restoring_an_old_snapshot_is_not_a_pass(switched_lab: SwitchedLab) -> None:
     lab, engine, pid = switched_lab, switched_lab.engine, switched_lab.project_id
     await lab.client.stop_all_nodes(pid)  # GNS3 snapshots only a stopped project
