@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.practice import engine as eng
 from gns3_copilot_desktop.core.practice.catalog import load_catalog
 from gns3_copilot_desktop.core.practice.store import (
@@ -129,3 +130,34 @@ async def test_the_store_keeps_the_answer_sealed_by_the_keyring_key(tmp_path: Pa
     other = await sealing_key(SecretStore(MemoryKeyring()))  # another installation
     with pytest.raises(PracticeError, match="another installation"):
         await ExerciseStore(path, other).get("e1")
+
+
+@pytest.mark.asyncio
+async def test_a_fault_that_comes_back_between_the_two_checks_is_not_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flapping fault (a lossy link, a host that flips back) can pass one check by luck: a
+    pass is asked again after `recheck_delay_s`, and the exercise stays active when the second
+    look fails. The lab is replaced by the checks' answers (no device is reached here)."""
+    store = ExerciseStore(tmp_path / "practice.db", os.urandom(32))
+    params = {
+        "node": "PC1", "peer": "PC2", "peer_address": "192.0.2.2", "address": "192.0.2.1",
+        "prefix": "24", "wrong_prefix": "26", "gateway": "",
+    }  # fmt: skip
+    sealed = [_record().sealed[0].model_copy(update={"params": params})]
+    await store.save(_record(status="active", started_at=now(), sealed=sealed))
+    engine = eng.PracticeEngine(Gns3Client("http://127.0.0.1:9"), "p", store)  # never called
+    engine.recheck_delay_s = 0.0
+    looks = iter([True, False, True, True])
+
+    async def outcomes(record: ExerciseRecord) -> list[eng.CheckOutcome]:
+        passed = next(looks)
+        return [eng.CheckOutcome(1, "PC1 reaches PC2", passed)]
+
+    monkeypatch.setattr(engine, "_outcomes", outcomes)
+    report = await engine.check("e1")
+    assert not report.solved and report.reveal is None
+    assert [c.state for c in report.checks] == ["failed"]  # what the second look saw
+    assert (await store.get("e1")).status == "active"
+    report = await engine.check("e1")  # steady now: two passes in a row
+    assert report.solved and (await store.get("e1")).status == "solved"
