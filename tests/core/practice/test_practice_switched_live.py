@@ -178,6 +178,30 @@ async def test_an_injection_the_device_refuses_is_reported_and_nothing_starts(
     assert lab.stopped() == []
 
 
+async def test_a_start_refused_half_way_undoes_the_faults_already_injected(
+    switched_lab: SwitchedLab,
+) -> None:
+    """Two faults, the device refuses one: whatever was injected before the refusal is undone,
+    and the lab is as it was (every link carries traffic, every host keeps its address)."""
+    lab, engine, pid = switched_lab, switched_lab.engine, switched_lab.project_id
+    await lab.address(gateway="192.0.2.254")  # the wrong-subnet address will be refused
+    plan = await engine.prepare(
+        "s1", difficulty="beginner", count=2, fault_ids=["link-suspended", "vpcs-wrong-address"]
+    )
+    with pytest.raises(PracticeError) as refused:
+        await engine.approve(plan.exercise_id)
+    assert "Could not inject “A host in the wrong subnet”" in refused.value.user_message
+    record = await engine._store.get(plan.exercise_id)
+    assert record.status == "cancelled" and record.started_at is None
+    links = await lab.client.list_links(pid)
+    assert [(link.suspend, bool(link.filters)) for link in links] == [(False, False)] * len(links)
+    for name, address in ADDRESSES.items():
+        assert f"{address}/24" in await lab.run(name, "show ip")
+    for a, b in (("PC1", "PC2"), ("PC2", "PC3"), ("PC3", "PC1")):
+        await until(lambda a=a, b=b: lab.pings(a, b))
+    assert lab.stopped() == []
+
+
 @pytest.mark.parametrize("change", ["delete link", "stop node", "delete node"])
 async def test_a_changed_lab_cannot_be_checked_and_is_never_a_pass(
     switched_lab: SwitchedLab, change: str
