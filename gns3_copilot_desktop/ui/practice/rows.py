@@ -151,7 +151,12 @@ class TrainerRow(QWidget):
         self.import_button = QPushButton(
             QCoreApplication.translate("PracticePanel", "Import an exercise…"), self
         )
-        _buttons(self.start_imported_button, self.export_button, self.import_button)
+        _buttons(
+            self.start_imported_button,
+            self.start_lab_button,
+            self.export_button,
+            self.import_button,
+        )
         trainer.addWidget(self.imported_label, 1)
         trainer.addWidget(self.start_imported_button)
         trainer.addWidget(self.start_lab_button)
