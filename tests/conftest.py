@@ -53,6 +53,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         own = item.nodeid if item.get_closest_marker("spread") is not None else str(item.path)
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in names), own)
         item.add_marker(pytest.mark.xdist_group(group))
+    # The longest groups first: the scheduler hands groups out in this order, and a long group
+    # that starts last is the run's tail. The local model and the router's boots also take a
+    # core each: started early they share the cores with tests that mostly wait on consoles.
+    items.sort(key=lambda item: not _long(item))
+
+
+LONG_GROUPS = ("local-model", "frr-router", "postgresql")
+LONG_FILES = ("test_bundle.py", "_live.py")
+
+
+def _long(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("xdist_group")
+    group = str(marker.args[0]) if marker is not None and marker.args else ""
+    return group in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
 
 
 @pytest.hookimpl(hookwrapper=True)
