@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import faulthandler
+import functools
 import logging
 import os
 import sys
 import threading
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,42 +34,67 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
 
 
-# Tests that share one of these costly session fixtures run in one pytest-xdist worker, so each
-# is started once per run (the local model loads a model and takes a core while it answers; the
-# router boots a QEMU machine); every other test runs with the rest of its file.
+# How the suite is spread over pytest-xdist's workers (run_suite.sh runs three). A test goes with
+# the rest of its file, so a module's fixtures are made once; the tests of every file that uses
+# one of these costly session fixtures share one worker, so each is started once per run (the
+# local model loads a model and takes a core while it answers; the router boots a QEMU machine);
+# each test of a module marked ``spread`` (it keeps nothing across tests) may go to any worker.
+# pytest-xdist's own ``xdist_group`` marks do not reach its scheduler under pytest 9 (they are
+# written into ``Item._nodeid``, which pytest 9 no longer reads), so the scheduler below groups
+# by the test files' text instead.
 SHARED_FIXTURE_GROUPS = {
     "llama_server": "local-model",
     "frr_template": "frr-router",
+    "frr_router": "frr-router",
     "postgres_server": "postgresql",
 }
+LONG_GROUPS = ("local-model", "frr-router", "postgresql")
+LONG_FILES = ("test_bundle.py", "_live.py")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def _file_group(path: str) -> str | None:
+    """The shared group of a test file, "" when its tests spread, None for its own group."""
+    try:
+        text = (ROOT / path).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    if "pytest.mark.spread" in text:
+        return ""
+    return next((g for name, g in SHARED_FIXTURE_GROUPS.items() if name in text), None)
+
+
+def worker_group(nodeid: str) -> str:
+    """The unit of work a test belongs to (see above)."""
+    path = nodeid.split("::", 1)[0]
+    group = _file_group(path)
+    if group is None:
+        return path
+    return group or nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid)
+
+    return ByGroup(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give each test its pytest-xdist group (used by ``--dist loadgroup``): the group of a
-    shared fixture it needs, else its file, so a module's fixtures and order hold as in one
-    process; a test marked ``spread`` is a group of its own. Without xdist the marks do
-    nothing."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        names = set(getattr(item, "fixturenames", ()))
-        own = item.nodeid if item.get_closest_marker("spread") is not None else str(item.path)
-        group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in names), own)
-        item.add_marker(pytest.mark.xdist_group(group))
-    # The longest groups first: the scheduler hands groups out in this order, and a long group
-    # that starts last is the run's tail. The local model and the router's boots also take a
-    # core each: started early they share the cores with tests that mostly wait on consoles.
+    """The longest groups first: the scheduler hands groups out in the order their tests were
+    collected, and a long group that starts last is the run's tail. The local model and the
+    router's boots also take a core each: started early they share the cores with tests that
+    mostly wait on consoles."""
     items.sort(key=lambda item: not _long(item))
 
 
-LONG_GROUPS = ("local-model", "frr-router", "postgresql")
-LONG_FILES = ("test_bundle.py", "_live.py")
-
-
 def _long(item: pytest.Item) -> bool:
-    marker = item.get_closest_marker("xdist_group")
-    group = str(marker.args[0]) if marker is not None and marker.args else ""
-    return group in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
+    return worker_group(item.nodeid) in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
 
 
 @pytest.hookimpl(hookwrapper=True)
