@@ -16,194 +16,131 @@
 </context><context>
     <name>ApprovalCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="76" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="62" />
         <source>reads only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="63" />
         <source>changes the project</source>
         <translation>修改项目</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="64" />
         <source>configures a device</source>
         <translation>配置设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="78" />
         <source>%1?</source>
         <translation>%1？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="150" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="129" />
         <source>Against the running configuration (+ not there yet):</source>
         <translation>与运行配置对比（+ 表示尚未存在）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="197" />
-        <source>Details</source>
-        <translation>详细信息</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="203" />
-        <source>Edit arguments</source>
-        <translation>编辑参数</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="286" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="280" />
-        <source>Approve</source>
-        <translation>批准</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="328" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="289" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="281" />
-        <source>Reject</source>
-        <translation>拒绝</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="297" />
-        <source>Always allow “%1” in this project</source>
-        <translation>在此项目中始终允许“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="303" />
-        <source>Later “%1” calls in this project run without asking.</source>
-        <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="318" />
-        <source>Why not? (optional, the assistant sees it)</source>
-        <translation>为什么拒绝？（可选，助手会看到）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="321" />
-        <source>Reason for rejecting %1</source>
-        <translation>拒绝 %1 的原因</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="332" />
-        <source>Confirm rejecting %1</source>
-        <translation>确认拒绝 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="338" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="180" />
         <source>%1 · destructive: %2</source>
         <translation>%1 · 破坏性操作：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="379" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="184" />
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="403" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="208" />
         <source>Approve %1</source>
         <translation>批准 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="406" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="211" />
         <source>Reject %1</source>
         <translation>拒绝 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="436" />
-        <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
-        <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="445" />
-        <source>Checking your edits against the lab…</source>
-        <translation>正在对照实验拓扑检查你的修改…</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="476" />
-        <source>Not possible as edited: %1</source>
-        <translation>按修改后的参数无法执行：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="485" />
-        <source>Checked against the lab: the card shows your edits.</source>
-        <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="541" />
-        <source>configuration lines</source>
-        <translation>配置行</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="543" />
-        <source>commands</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="554" />
-        <source>%1 for %2, one per line</source>
-        <translation>%2 的%1，每行一条</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="557" />
-        <source>Configuration lines</source>
-        <translation>配置行</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="559" />
-        <source>Commands</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="699" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="234" />
         <source>Rejected: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="240" />
         <source>Approved with your edits: %1</source>
         <translation>已按你的修改批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="712" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="247" />
         <source>sent: %1</source>
         <translation>已发送：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="716" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="251" />
         <source>Approved: %1</source>
         <translation>已批准：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="742" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="277" />
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="284" />
         <source>%n changes wait for your decision:</source>
         <translation>
             <numerusform>%n 项更改等待你的决定：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="766" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="301" />
         <source>Approve all</source>
         <translation>全部批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="769" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="304" />
         <source>Reject all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="817" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="352" />
         <source>%1 approved, %2 rejected</source>
         <translation>已批准 %1 项，已拒绝 %2 项</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="82" />
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="88" />
+        <source>Edit arguments</source>
+        <translation>编辑参数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="168" />
+        <source>configuration lines</source>
+        <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="170" />
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="181" />
+        <source>%1 for %2, one per line</source>
+        <translation>%2 的%1，每行一条</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="184" />
+        <source>Configuration lines</source>
+        <translation>配置行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="186" />
+        <source>Commands</source>
+        <translation>命令</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/cards/approval_arguments.py" line="49" />
@@ -219,6 +156,69 @@
         <location filename="../../gns3_copilot_desktop/ui/cards/approval_arguments.py" line="223" />
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="45" />
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="54" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="46" />
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="62" />
+        <source>Always allow “%1” in this project</source>
+        <translation>在此项目中始终允许“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="68" />
+        <source>Later “%1” calls in this project run without asking.</source>
+        <translation>此项目中之后的“%1”操作将直接运行，不再询问。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="83" />
+        <source>Why not? (optional, the assistant sees it)</source>
+        <translation>为什么拒绝？（可选，助手会看到）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="86" />
+        <source>Reason for rejecting %1</source>
+        <translation>拒绝 %1 的原因</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="97" />
+        <source>Confirm rejecting %1</source>
+        <translation>确认拒绝 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_decision.py" line="103" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_preview.py" line="103" />
+        <source>Edits cannot be checked here: Approve the call as shown or Reject it.</source>
+        <translation>此处无法检查修改：请按所示批准该调用，或拒绝它。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_preview.py" line="112" />
+        <source>Checking your edits against the lab…</source>
+        <translation>正在对照实验拓扑检查你的修改…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_preview.py" line="147" />
+        <source>Not possible as edited: %1</source>
+        <translation>按修改后的参数无法执行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_preview.py" line="156" />
+        <source>Checked against the lab: the card shows your edits.</source>
+        <translation>已对照实验拓扑检查：卡片显示的是你修改后的调用。</translation>
     </message>
 </context><context>
     <name>ChatController</name>
@@ -807,980 +807,980 @@
 </context><context>
     <name>CoreText</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="39" />
-        <source>remove node %1 and its %2 link(s)</source>
-        <translation>删除节点 %1 及其 %2 条链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="41" />
-        <source>remove node %1</source>
-        <translation>删除节点 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="44" />
-        <source>bring back node %1 (%2) at (%3, %4) with %5</source>
-        <translation>在 (%3, %4) 恢复节点 %1（%2），并带回 %5</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="48" />
-        <source>bring back node %1 (%2) at (%3, %4)</source>
-        <translation>在 (%3, %4) 恢复节点 %1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="50" />
-        <source>bring back link %1</source>
-        <translation>恢复链路 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="51" />
-        <source>rename %1 back to %2</source>
-        <translation>将 %1 改回名称 %2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="54" />
-        <source>move %1 back to (%2, %3)</source>
-        <translation>将 %1 移回 (%2, %3)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="56" />
-        <source>remove link %1</source>
-        <translation>删除链路 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="57" />
-        <source>remove the note '%1'</source>
-        <translation>删除注释“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="60" />
-        <source>push back %1 line(s) to %2</source>
-        <translation>向 %2 推回 %1 行配置</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="63" />
-        <source>%1 goes with its 1 link:</source>
-        <translation>%1 及其 1 条链路将被删除：</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="66" />
-        <source>%1 goes with its %2 links:</source>
-        <translation>%1 及其 %2 条链路将被删除：</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="68" />
-        <source>%1 has no links</source>
-        <translation>%1 没有链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="69" />
-        <source>%1 is running now</source>
-        <translation>%1 正在运行</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="70" />
-        <source>%1 is suspended now</source>
-        <translation>%1 已暂停</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="71" />
-        <source>%1 is already gone</source>
-        <translation>%1 已不存在</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="72" />
-        <source>%1 is back already</source>
-        <translation>%1 已经恢复</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="73" />
-        <source>%1 is as it was already</source>
-        <translation>%1 已是原来的状态</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="74" />
-        <source>a node named %1 exists now</source>
-        <translation>现在已有名为 %1 的节点</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="77" />
-        <source>%1: the name %2 is taken now</source>
-        <translation>%1：名称 %2 现已被占用</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="81" />
-        <source>%1: %2 is not in the project</source>
-        <translation>%1：%2 不在项目中</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="83" />
-        <source>%1: %2 is in use</source>
-        <translation>%1：%2 正在使用中</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="84" />
-        <source>%1: not put back: %2</source>
-        <translation>%1：未恢复：%2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="87" />
-        <source>%1: its console cannot be reached from here</source>
-        <translation>%1：从这里无法连接其控制台</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="771" />
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="89" />
-        <source>List projects</source>
-        <translation>列出项目</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="92" />
-        <source>Read the topology of the current project</source>
-        <translation>读取当前项目的拓扑</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="94" />
-        <source>List templates matching %1</source>
-        <translation>列出匹配 %1 的模板</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="95" />
-        <source>List templates</source>
-        <translation>列出模板</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="96" />
-        <source>start capture on %1</source>
-        <translation>开始在 %1 上抓包</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="97" />
-        <source>stop capture on %1</source>
-        <translation>停止在 %1 上抓包</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="98" />
-        <source>summarize capture of %1</source>
-        <translation>汇总 %1 的抓包</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="99" />
-        <source>create %1</source>
-        <translation>新建 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="102" />
-        <source>delete %1 and their links</source>
-        <translation>删除 %1 及其链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="104" />
-        <source>create link %1</source>
-        <translation>新建链路 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="105" />
-        <source>delete link %1</source>
-        <translation>删除链路 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="108" />
-        <source>start %1 and wait up to %2 s</source>
-        <translation>启动 %1 并最多等待 %2 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="112" />
-        <source>stop %1 and wait up to %2 s</source>
-        <translation>停止 %1 并最多等待 %2 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="116" />
-        <source>suspend %1 and wait up to %2 s</source>
-        <translation>暂停 %1 并最多等待 %2 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="120" />
-        <source>reload %1 and wait up to %2 s</source>
-        <translation>重新加载 %1 并最多等待 %2 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="122" />
-        <source>start %1</source>
-        <translation>启动 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="123" />
-        <source>stop %1</source>
-        <translation>停止 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="124" />
-        <source>suspend %1</source>
-        <translation>暂停 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="125" />
-        <source>reload %1</source>
-        <translation>重新加载 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="126" />
-        <source>run on %1</source>
-        <translation>在设备上运行：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="127" />
-        <source>configure %1</source>
-        <translation>配置 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="128" />
-        <source>details of %1</source>
-        <translation>%1 的详细信息</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="129" />
-        <source>links of the project</source>
-        <translation>项目的链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="130" />
-        <source>links of %1</source>
-        <translation>%1 的链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="131" />
-        <source>project statistics</source>
-        <translation>项目统计</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="132" />
-        <source>list snapshots</source>
-        <translation>列出快照</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="133" />
-        <source>template details of %1</source>
-        <translation>模板 %1 的详细信息</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="134" />
-        <source>create snapshot '%1'</source>
-        <translation>创建快照“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="137" />
-        <source>restore snapshot '%1' (replaces the current topology)</source>
-        <translation>恢复快照“%1”（替换当前拓扑）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="139" />
-        <source>add note "%1"</source>
-        <translation>添加注释“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="140" />
-        <source>rename %1 to %2</source>
-        <translation>将 %1 重命名为 %2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="141" />
-        <source>move %1 to (%2)</source>
-        <translation>将 %1 移动到 (%2)</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="143" />
-        <source>deletes %1</source>
-        <translation>将删除 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="146" />
-        <source>%1 running: unsaved configuration on them is lost</source>
-        <translation>%1 正在运行：其未保存的配置将丢失</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="150" />
-        <source>%1 running: their consoles and traffic are paused</source>
-        <translation>%1 正在运行：其控制台和流量将被暂停</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="154" />
-        <source>none of these nodes is running</source>
-        <translation>这些节点都未在运行</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="159" />
-        <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
-        <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="165" />
-        <source>%1: %2 new line(s), %3 already there</source>
-        <translation>%1：%2 行新配置，%3 行已存在</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="169" />
-        <source>%1: running configuration not read (%2)</source>
-        <translation>%1：未读取运行配置（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="19" />
         <source>The model's context window (%1 tokens) is too small for all %2 tools (about %3 tokens) and this conversation, so only the tools that read the lab were offered. For changes, raise the context window in the model settings (and on the model's server) or shorten the answer limit.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳全部 %2 个工具（约 %3 个 token）和本次对话，因此只提供了读取实验的工具。如需修改实验，请在模型设置（以及模型服务器）中增大上下文窗口，或缩短回答长度上限。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="191" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="31" />
         <source>The model's context window (%1 tokens) is too small for any tool and this conversation, so it answered without tools. Raise the context window in the model settings (and on the model's server), or start a new conversation.</source>
         <translation>模型的上下文窗口（%1 个 token）不足以容纳任何工具和本次对话，因此它在没有工具的情况下作答。请在模型设置（以及模型服务器）中增大上下文窗口，或开始新的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="204" />
-        <source>plan a lab of %1 nodes and %2 links</source>
-        <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="206" />
-        <source>nothing to change</source>
-        <translation>无需更改</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="207" />
-        <source>%1 started</source>
-        <translation>%1 已启动</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="208" />
-        <source>%1 pings %2</source>
-        <translation>%1 可 ping 通 %2</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="209" />
-        <source>add %1</source>
-        <translation>添加 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="210" />
-        <source>remove %1</source>
-        <translation>移除 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="44" />
         <source>The authentication with %1 expired or is invalid (%2). Please log in again.</source>
         <translation>与 %1 的认证已过期或无效（%2）。请重新登录。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="224" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="51" />
         <source>%1 refused the login for '%2': %3</source>
         <translation>%1 拒绝了“%2”的登录：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="228" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="55" />
         <source>%1 failed to handle the request (HTTP %2): %3</source>
         <translation>%1 未能处理该请求（HTTP %2）：%3</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="232" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="59" />
         <source>Could not connect to %1: no answer within %2 s (timed out).</source>
         <translation>无法连接到 %1：%2 秒内无应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="65" />
         <source>%1 did not answer within %2 s (timed out).</source>
         <translation>%1 在 %2 秒内没有应答（超时）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="243" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="70" />
         <source>The TLS connection to %1 failed: %2. If the server uses a self-signed certificate, set its CA certificate file in the server settings.</source>
         <translation>与 %1 的 TLS 连接失败：%2。如果服务器使用自签名证书，请在服务器设置中指定其 CA 证书文件。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="251" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="78" />
         <source>The host name of %1 could not be resolved (DNS): check the address.</source>
         <translation>无法解析 %1 的主机名（DNS）：请检查地址。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="258" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="85" />
         <source>%1 refused the connection: is the GNS3 server running and listening on that address and port?</source>
         <translation>%1 拒绝了连接：GNS3 服务器是否正在运行并监听该地址和端口？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="93" />
         <source>Could not connect to %1: %2</source>
         <translation>无法连接到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="97" />
         <source>The connection to %1 broke off: %2</source>
         <translation>与 %1 的连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="99" />
         <source>Talking to %1 failed: %2</source>
         <translation>与 %1 通信失败：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="280" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="108" />
         <source>No language model is configured. Add a model in Settings, or set OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY or OLLAMA_HOST (with GNS3_COPILOT_MODEL).</source>
         <translation>尚未配置语言模型。请在“设置”中添加模型，或设置 OPENAI_API_KEY、ANTHROPIC_API_KEY、DEEPSEEK_API_KEY 或 OLLAMA_HOST（配合 GNS3_COPILOT_MODEL）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="288" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="116" />
         <source>The model %1 needs an API key: enter it in the model settings or set %2.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写，或设置 %2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="294" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="122" />
         <source>The model %1 needs an API key: enter it in the model settings.</source>
         <translation>模型 %1 需要 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="300" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="128" />
         <source>The model profile %1 has no API key: enter it in the model settings.</source>
         <translation>模型配置 %1 没有 API 密钥：请在模型设置中填写。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="306" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="134" />
         <source>The model %1 needs a base URL (e.g. %2).</source>
         <translation>模型 %1 需要基础 URL（例如 %2）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="138" />
         <source>The model %1 cannot be used: %2</source>
         <translation>无法使用模型 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="314" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="142" />
         <source>The model %1 could not be built.</source>
         <translation>无法创建模型 %1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="319" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="147" />
         <source>The model %1 does not accept tool calls (%2). Choose a model that supports tools (function calling).</source>
         <translation>模型 %1 不支持工具调用（%2）。请选择支持工具（函数调用）的模型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="327" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="155" />
         <source>The model %1 does not accept tool calls.</source>
         <translation>模型 %1 不支持工具调用。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="332" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="160" />
         <source>OLLAMA_HOST is set but no model is chosen: set GNS3_COPILOT_MODEL=ollama:&lt;model&gt; (e.g. ollama:llama3.1:8b).</source>
         <translation>已设置 OLLAMA_HOST，但未选择模型：请设置 GNS3_COPILOT_MODEL=ollama:&lt;模型&gt;（例如 ollama:llama3.1:8b）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="341" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="169" />
         <source>GNS3_COPILOT_MODEL=%1 does not name a provider: write it as provider:model, with provider one of %2.</source>
         <translation>GNS3_COPILOT_MODEL=%1 未指明提供商：请写成 提供商:模型，提供商为以下之一：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="347" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="175" />
         <source>In %1: %2.</source>
         <translation>在%1中：%2。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="184" />
         <source>The model server could not read the request (HTTP %1); retrying will not help. It is probably not fully OpenAI-compatible: check the server kind in the model settings.</source>
         <translation>模型服务器无法读取请求（HTTP %1）；重试没有用。它可能不完全兼容 OpenAI：请在模型设置中检查服务器类型。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="365" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="193" />
         <source>The model provider sent a malformed answer (not valid JSON). Try again; if it persists, the endpoint is not fully OpenAI-compatible.</source>
         <translation>模型服务商返回了格式错误的回答（不是有效的 JSON）。请重试；如果仍然出现，说明该端点不完全兼容 OpenAI。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="373" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="201" />
         <source>The answer was cut off: the model provider closed the stream before it finished.</source>
         <translation>回答被中断：模型服务商在完成前关闭了数据流。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="209" />
         <source>The model provider did not answer in time. Try again, or raise the timeout in the model settings.</source>
         <translation>模型服务商没有及时回答。请重试，或在模型设置中增大超时时间。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="390" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="218" />
         <source>The model server stopped (%1 no longer answers). It may have crashed: see its log, start it again, then retry.</source>
         <translation>模型服务器已停止（%1 不再响应）。它可能已崩溃：请查看其日志，重新启动后再试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="399" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="227" />
         <source>The model server is not running (%1 does not answer). Start it, then retry, or check the base URL in the model settings.</source>
         <translation>模型服务器未运行（%1 无响应）。请启动它后再试，或检查模型设置中的基础 URL。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="407" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="235" />
         <source>Could not reach the model provider (%1). Check the base URL and the network.</source>
         <translation>无法连接模型服务商（%1）。请检查 Base URL 和网络。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="414" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="242" />
         <source>The model provider rejected the API key (%1). Check the key in the model settings.</source>
         <translation>模型服务商拒绝了 API 密钥（%1）。请在模型设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="421" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="249" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in %2 s.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请在 %2 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="428" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="256" />
         <source>The model provider's rate limit or quota was reached (%1). Try again in a moment.</source>
         <translation>已达到模型服务商的速率限制或配额（%1）。请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="435" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="263" />
         <source>The model provider timed out (%1).</source>
         <translation>模型服务商超时（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="267" />
         <source>The model provider refused the request (%1).</source>
         <translation>模型服务商拒绝了请求（%1）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="443" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="271" />
         <source>The model provider had an internal error (%1). Try again.</source>
         <translation>模型服务商发生内部错误（%1）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="447" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="275" />
         <source>The model provider failed: %1</source>
         <translation>模型服务商出错：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="279" />
         <source>Something went wrong in the copilot; the details are in the log file.</source>
         <translation>Copilot 出了问题；详细信息在日志文件中。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="458" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="286" />
         <source>Another GNS3 Copilot (on %1) is answering in this conversation right now. Wait for it to finish, or start a new conversation; nothing was sent.</source>
         <translation>另一个 GNS3 Copilot（位于 %1）正在这个对话中回答。请等它完成，或开始新的对话；消息没有发送。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="295" />
         <source>Nothing in this conversation is waiting for a decision any more (a new message was sent or the turn ended): nothing was run.</source>
         <translation>这个对话中已没有等待决定的调用（已发送新消息或本轮已结束）：没有运行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="476" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="304" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并已新建一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="486" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/notices.py" line="314" />
         <source>This project came with conversations from another computer. They are not opened as conversations of yours (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们不会作为你的对话打开（共享的文件可能让应用运行某些内容）；本计算机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="496" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/__init__.py" line="43" />
+        <source>List projects</source>
+        <translation>列出项目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/__init__.py" line="93" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="16" />
         <source>inject %1 %2 fault on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="500" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="20" />
         <source>inject %1 %2 faults on %3 device</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="504" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="24" />
         <source>inject %1 %2 fault on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="508" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="28" />
         <source>inject %1 %2 faults on %3 devices</source>
         <translation>在 %3 台设备上注入 %1 个%2故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="516" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="36" />
         <source>The faults are injected into the running lab by their own steps (device consoles, the GNS3 link settings) and saved where the device keeps a startup configuration; no node is stopped. The exercise starts once each fault is confirmed; if one cannot be, everything injected is undone. Giving up runs the faults' undo steps. What is injected stays sealed until the exercise ends.</source>
         <translation>故障按各自的步骤注入正在运行的实验(设备控制台、GNS3 链路设置),并保存到设备的启动配置中(如有);不会停止任何节点。每个故障都确认生效后练习才开始;若有一个无法确认,已注入的全部撤销。放弃时运行各故障的撤销步骤。练习结束前,注入的内容保持密封。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="528" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="48" />
         <source>Each fault's own undo steps run (shown above); nothing else in the lab changes and no node is stopped. A device or link you removed meanwhile is left as it is.</source>
         <translation>运行每个故障自己的撤销步骤(见上);实验中其他内容不变,也不会停止任何节点。期间你删除的设备或链路保持原样。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="536" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="56" />
         <source>undo the exercise's faults on %1</source>
         <translation>撤销练习在 %1 上的故障</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="541" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="61" />
         <source>Could not inject “%1” on %2: %3. Nothing was started and the lab is as it was.</source>
         <translation>无法在 %2 上注入“%1”:%3。练习未开始,实验保持原样。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="548" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="68" />
         <source>the lab changed: the link %1 is no longer in it</source>
         <translation>实验已改变:链路 %1 已不存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="552" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="72" />
         <source>the lab changed: the link %1 is gone</source>
         <translation>实验已改变:链路 %1 已被删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="556" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="76" />
         <source>the lab changed: %1 is no longer in it</source>
         <translation>实验已改变:%1 已不存在</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="560" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="80" />
         <source>the lab changed: %1 was replaced by another node</source>
         <translation>实验已改变:%1 已被另一个节点取代</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="564" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="84" />
         <source>the lab changed: %1 is not running</source>
         <translation>实验已改变:%1 未在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="568" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="88" />
         <source>%1 does not answer on its console</source>
         <translation>%1 的控制台没有响应</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="572" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="92" />
         <source>the link %1 is no longer in the lab</source>
         <translation>链路 %1 已不在实验中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="96" />
         <source>%1 is not running, so it was left as it is</source>
         <translation>%1 未在运行,因此保持原样</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="581" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="101" />
         <source>This exercise was sealed by another installation of GNS3 Copilot (or its keyring was reset): its answer cannot be read here.</source>
         <translation>此练习由另一个 GNS3 Copilot 安装密封(或其密钥环已被重置):此处无法读取其答案。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="589" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="109" />
         <source>Only an ended exercise can be undone.</source>
         <translation>只能撤销已结束的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="593" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="113" />
         <source>The rehearsal of the exercise left: %1.</source>
         <translation>练习预演后遗留:%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="117" />
         <source>Choose a passphrase of at least %1 characters.</source>
         <translation>请选择至少 %1 个字符的口令。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="121" />
         <source>This file is not an exercise exported by GNS3 Copilot.</source>
         <translation>此文件不是 GNS3 Copilot 导出的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="605" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="125" />
         <source>This exercise file was made by another version of GNS3 Copilot.</source>
         <translation>此练习文件由另一版本的 GNS3 Copilot 生成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="131" />
         <source>The passphrase is wrong, or the file was changed.</source>
         <translation>口令错误，或文件已被改动。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="615" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="135" />
         <source>This exercise file names an unknown level.</source>
         <translation>此练习文件指定了未知的难度。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="619" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="139" />
         <source>This exercise needs the fault %1, which this version of GNS3 Copilot does not have.</source>
         <translation>此练习需要故障 %1，而此版本的 GNS3 Copilot 没有该故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="626" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="146" />
         <source>The lab is stopped (%1): start the lab, then the exercise.</source>
         <translation>实验已停止（%1）：请先启动实验，再开始练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="630" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="150" />
         <source>No imported exercise waits in this project.</source>
         <translation>此项目中没有待开始的导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="635" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="155" />
         <source>The imported lab is not the trainer's any more (a fault's device or link is missing): import the exercise again.</source>
         <translation>导入的实验已与讲师的不同（某个故障所在的设备或链路不见了）：请重新导入练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="644" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="164" />
         <source>The lab does not work yet, so the exercise could not be checked: %1. Start its nodes and try again.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请启动其节点后重试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="653" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="173" />
         <source>The lab does not work yet, so an exercise could not be checked: %1. Make it work first.</source>
         <translation>实验尚未正常工作，无法检查练习：%1。请先让它正常工作。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="661" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="181" />
         <source>GNS3 did not export the project as a zip archive.</source>
         <translation>GNS3 没有将项目导出为 zip 压缩包。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="665" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="185" />
         <source>The project is too large to export here.</source>
         <translation>项目太大，无法在此导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="671" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="191" />
         <source>This exercise is signed by a different key than %1's pinned key (fingerprint %2, pinned %3). It was not imported.</source>
         <translation>此练习由与 %1 已固定的密钥不同的密钥签名（指纹 %2，已固定 %3）。未导入。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="680" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="200" />
         <source>The signature of this exercise does not match: the file was changed after %1 signed it, or it was forged.</source>
         <translation>此练习的签名不匹配：文件在 %1 签名后被修改，或是伪造的。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="689" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="209" />
         <source>This exercise file is of the older, unsigned format, which anyone with the class passphrase could have made. Ask your trainer to export it again.</source>
         <translation>此练习文件是旧的未签名格式，任何知道班级口令的人都能制作。请让培训师重新导出。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="697" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="217" />
         <source>This exercise file is not signed by a trainer.</source>
         <translation>此练习文件没有培训师的签名。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="701" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="221" />
         <source>The project archive was refused: the entry “%1” %2. Nothing was imported.</source>
         <translation>项目归档被拒绝：条目“%1”%2。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/practice.py" line="229" />
         <source>The project archive has %1 entries; at most %2 are imported. Nothing was imported.</source>
         <translation>项目归档有 %1 个条目；最多导入 %2 个。未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="719" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="15" />
         <source>(matched by name: %1)</source>
         <translation>（按名称匹配：%1）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="722" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="18" />
         <source>(matched by name and ports)</source>
         <translation>（按名称和端口匹配）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="724" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="20" />
         <source>all nodes</source>
         <translation>所有节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="725" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="21" />
         <source>beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="726" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="22" />
         <source>intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="727" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="23" />
         <source>advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="728" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="24" />
         <source>(+%1 lines)</source>
         <translation>（另 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="729" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="25" />
         <source>new node</source>
         <translation>新节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="730" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="26" />
         <source> and its 1 link</source>
         <translation> 及其 1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="731" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="27" />
         <source> and its %1 links</source>
         <translation> 及其 %1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="732" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="28" />
         <source>(no links)</source>
         <translation>（无链路）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="733" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="29" />
         <source>, now running</source>
         <translation>，正在运行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="734" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="30" />
         <source>, now suspended</source>
         <translation>，已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="735" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="31" />
         <source>same</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="736" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="32" />
         <source>(free port)</source>
         <translation>（空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="737" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="33" />
         <source>%1 node(s)</source>
         <translation>%1 个节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="738" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="34" />
         <source>%1 link(s)</source>
         <translation>%1 条链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="739" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="35" />
         <source>%1 device(s)</source>
         <translation>%1 台设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="740" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="36" />
         <source>the link at %1</source>
         <translation>%1 上的链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="744" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="40" />
         <source>nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="745" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="41" />
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="746" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="42" />
         <source>template</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="747" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="43" />
         <source>templates</source>
         <translation>模板</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="748" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="44" />
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="749" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="45" />
         <source>new name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="46" />
         <source>links</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="47" />
         <source>link</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="752" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="48" />
         <source>node A</source>
         <translation>节点 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="753" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="49" />
         <source>node B</source>
         <translation>节点 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="754" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="50" />
         <source>port A</source>
         <translation>端口 A</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="755" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="51" />
         <source>port B</source>
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="756" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="52" />
         <source>devices</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="757" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="53" />
         <source>configuration lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="758" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="54" />
         <source>commands</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="759" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="55" />
         <source>timeout (s)</source>
         <translation>超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="760" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="56" />
         <source>command timeout (s)</source>
         <translation>命令超时（秒）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="761" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="57" />
         <source>saved login</source>
         <translation>已保存的登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="762" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="58" />
         <source>x</source>
         <translation>x</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="763" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="59" />
         <source>y</source>
         <translation>y</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="764" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="60" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="765" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="61" />
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="766" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="62" />
         <source>text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="767" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/arguments.py" line="63" />
         <source>colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="821" />
-        <source>; </source>
-        <translation>；</translation>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="16" />
+        <source>remove node %1 and its %2 link(s)</source>
+        <translation>删除节点 %1 及其 %2 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="18" />
+        <source>remove node %1</source>
+        <translation>删除节点 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="21" />
+        <source>bring back node %1 (%2) at (%3, %4) with %5</source>
+        <translation>在 (%3, %4) 恢复节点 %1（%2），并带回 %5</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="25" />
+        <source>bring back node %1 (%2) at (%3, %4)</source>
+        <translation>在 (%3, %4) 恢复节点 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="27" />
+        <source>bring back link %1</source>
+        <translation>恢复链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="28" />
+        <source>rename %1 back to %2</source>
+        <translation>将 %1 改回名称 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="31" />
+        <source>move %1 back to (%2, %3)</source>
+        <translation>将 %1 移回 (%2, %3)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="33" />
+        <source>remove link %1</source>
+        <translation>删除链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="34" />
+        <source>remove the note '%1'</source>
+        <translation>删除注释“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="37" />
+        <source>push back %1 line(s) to %2</source>
+        <translation>向 %2 推回 %1 行配置</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="40" />
+        <source>%1 goes with its 1 link:</source>
+        <translation>%1 及其 1 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="43" />
+        <source>%1 goes with its %2 links:</source>
+        <translation>%1 及其 %2 条链路将被删除：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="45" />
+        <source>%1 has no links</source>
+        <translation>%1 没有链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="46" />
+        <source>%1 is running now</source>
+        <translation>%1 正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="47" />
+        <source>%1 is suspended now</source>
+        <translation>%1 已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="48" />
+        <source>%1 is already gone</source>
+        <translation>%1 已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="49" />
+        <source>%1 is back already</source>
+        <translation>%1 已经恢复</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="50" />
+        <source>%1 is as it was already</source>
+        <translation>%1 已是原来的状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="51" />
+        <source>a node named %1 exists now</source>
+        <translation>现在已有名为 %1 的节点</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="54" />
+        <source>%1: the name %2 is taken now</source>
+        <translation>%1：名称 %2 现已被占用</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="58" />
+        <source>%1: %2 is not in the project</source>
+        <translation>%1：%2 不在项目中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="60" />
+        <source>%1: %2 is in use</source>
+        <translation>%1：%2 正在使用中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="61" />
+        <source>%1: not put back: %2</source>
+        <translation>%1：未恢复：%2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="64" />
+        <source>%1: its console cannot be reached from here</source>
+        <translation>%1：从这里无法连接其控制台</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="69" />
+        <source>Read the topology of the current project</source>
+        <translation>读取当前项目的拓扑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="71" />
+        <source>List templates matching %1</source>
+        <translation>列出匹配 %1 的模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="72" />
+        <source>List templates</source>
+        <translation>列出模板</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="73" />
+        <source>start capture on %1</source>
+        <translation>开始在 %1 上抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="74" />
+        <source>stop capture on %1</source>
+        <translation>停止在 %1 上抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="75" />
+        <source>summarize capture of %1</source>
+        <translation>汇总 %1 的抓包</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="76" />
+        <source>create %1</source>
+        <translation>新建 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="79" />
+        <source>delete %1 and their links</source>
+        <translation>删除 %1 及其链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="81" />
+        <source>create link %1</source>
+        <translation>新建链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="82" />
+        <source>delete link %1</source>
+        <translation>删除链路 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="85" />
+        <source>start %1 and wait up to %2 s</source>
+        <translation>启动 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="89" />
+        <source>stop %1 and wait up to %2 s</source>
+        <translation>停止 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="93" />
+        <source>suspend %1 and wait up to %2 s</source>
+        <translation>暂停 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="97" />
+        <source>reload %1 and wait up to %2 s</source>
+        <translation>重新加载 %1 并最多等待 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="99" />
+        <source>start %1</source>
+        <translation>启动 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="100" />
+        <source>stop %1</source>
+        <translation>停止 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="101" />
+        <source>suspend %1</source>
+        <translation>暂停 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="102" />
+        <source>reload %1</source>
+        <translation>重新加载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="103" />
+        <source>run on %1</source>
+        <translation>在设备上运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="104" />
+        <source>configure %1</source>
+        <translation>配置 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="105" />
+        <source>details of %1</source>
+        <translation>%1 的详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="106" />
+        <source>links of the project</source>
+        <translation>项目的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="107" />
+        <source>links of %1</source>
+        <translation>%1 的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="108" />
+        <source>project statistics</source>
+        <translation>项目统计</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="109" />
+        <source>list snapshots</source>
+        <translation>列出快照</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="110" />
+        <source>template details of %1</source>
+        <translation>模板 %1 的详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="111" />
+        <source>create snapshot '%1'</source>
+        <translation>创建快照“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="114" />
+        <source>restore snapshot '%1' (replaces the current topology)</source>
+        <translation>恢复快照“%1”（替换当前拓扑）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="116" />
+        <source>add note "%1"</source>
+        <translation>添加注释“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="117" />
+        <source>rename %1 to %2</source>
+        <translation>将 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="118" />
+        <source>move %1 to (%2)</source>
+        <translation>将 %1 移动到 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="120" />
+        <source>deletes %1</source>
+        <translation>将删除 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="123" />
+        <source>%1 running: unsaved configuration on them is lost</source>
+        <translation>%1 正在运行：其未保存的配置将丢失</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="127" />
+        <source>%1 running: their consoles and traffic are paused</source>
+        <translation>%1 正在运行：其控制台和流量将被暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="131" />
+        <source>none of these nodes is running</source>
+        <translation>这些节点都未在运行</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="136" />
+        <source>replaces the current %1 node(s) and %2 link(s); every later change is lost</source>
+        <translation>将替换当前的 %1 个节点和 %2 条链路；之后的所有更改都会丢失</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="142" />
+        <source>%1: %2 new line(s), %3 already there</source>
+        <translation>%1：%2 行新配置，%3 行已存在</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="146" />
+        <source>%1: running configuration not read (%2)</source>
+        <translation>%1：未读取运行配置（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="154" />
+        <source>plan a lab of %1 nodes and %2 links</source>
+        <translation>规划一个包含 %1 个节点和 %2 条链路的实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="156" />
+        <source>nothing to change</source>
+        <translation>无需更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="157" />
+        <source>%1 started</source>
+        <translation>%1 已启动</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="158" />
+        <source>%1 pings %2</source>
+        <translation>%1 可 ping 通 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="159" />
+        <source>add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/core_text/tools.py" line="160" />
+        <source>remove %1</source>
+        <translation>移除 %1</translation>
     </message>
 </context><context>
     <name>LabDrawing</name>
@@ -1961,149 +1961,149 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="55" />
         <source>Not run: you sent a new message</source>
         <translation>未运行：你发送了新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="153" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="149" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="208" />
         <source>code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="211" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="212" />
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="270" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="266" />
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="531" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="527" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="580" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="576" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="587" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="583" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="589" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="585" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="596" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="592" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="601" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="597" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="614" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="610" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="617" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="613" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="631" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="627" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="642" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="638" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="660" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="656" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="703" />
         <source>Stopped before the end</source>
         <translation>已在结束前停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="709" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="705" />
         <source>Cut off: the model's answer ended early</source>
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="741" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="737" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="754" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="751" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="750" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="747" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="824" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="774" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="820" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="770" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="780" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="776" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="782" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="778" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="832" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="828" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="835" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="831" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="834" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="851" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="847" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="1049" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="1045" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
     </message>
@@ -2380,18 +2380,18 @@
         <translation>此计划由旧版本应用：它的撤销方式是 GNS3 快照“%1”，你可以在 GNS3 中恢复它（编辑 &gt; 管理快照）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="590" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="217" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="96" />
         <source>Edit plan</source>
         <translation>编辑计划</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="98" />
         <source>Change the plan's nodes, links and addressing before approving it</source>
         <translation>批准之前修改计划中的节点、链路和地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/approval_card.py" line="588" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/approval_editor.py" line="215" />
         <source>Use the plan as proposed</source>
         <translation>改用原始计划</translation>
     </message>
@@ -2576,54 +2576,54 @@
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="202" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="207" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="209" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="211" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="234" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="239" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="248" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="253" />
         <source>Checks, hints and the answer</source>
         <translation>检查、提示和答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="258" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="263" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="261" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="266" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="267" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="272" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="318" />
         <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="313" />
         <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="308" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="303" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="333" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="338" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>
@@ -3499,63 +3499,137 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="65" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="53" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="54" />
         <source>awaiting approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="57" />
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="70" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="58" />
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="59" />
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="60" />
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="61" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="112" />
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="157" />
+        <source>truncated</source>
+        <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="433" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="160" />
+        <source>The model saw a shortened version of this output.</source>
+        <translation>模型看到的是此输出的截断版本。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="220" />
+        <source>Tool %1: %2, %3</source>
+        <translation>工具 %1：%2，%3</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="225" />
+        <source>Show details of %1</source>
+        <translation>显示 %1 的详情</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_text.py" line="24" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="238" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="306" />
+        <source>Nodes: %1</source>
+        <translation>节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="318" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="315" />
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="323" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="321" />
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="326" />
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="328" />
+        <source>Show the whole output</source>
+        <translation>显示完整输出</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="355" />
+        <source>%1 before (%2)</source>
+        <translation>%1 之前（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="356" />
+        <source>%1 after (%2)</source>
+        <translation>%1 之后（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="382" />
+        <source>(no output yet)</source>
+        <translation>（暂无输出）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="434" />
+        <source>%n tool call(s)</source>
+        <translation>
+            <numerusform>%n 个工具调用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="436" />
+        <source>%1 running</source>
+        <translation>%1 个运行中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_text.py" line="21" />
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_text.py" line="27" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_text.py" line="38" />
         <source>… %1 lines hidden …</source>
         <translation>… 已隐藏 %1 行 …</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/cards/tool_text.py" line="45" />
         <source>
 … %1 characters hidden …
 </source>
@@ -3563,89 +3637,15 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 … 已隐藏 %1 个字符 …
 </translation>
     </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="352" />
-        <source>truncated</source>
-        <translation>已截断</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="355" />
-        <source>The model saw a shortened version of this output.</source>
-        <translation>模型看到的是此输出的截断版本。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="415" />
-        <source>Tool %1: %2, %3</source>
-        <translation>工具 %1：%2，%3</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="420" />
-        <source>Show details of %1</source>
-        <translation>显示 %1 的详情</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="501" />
-        <source>Nodes: %1</source>
-        <translation>节点：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="513" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="510" />
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="518" />
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="516" />
-        <source>Output</source>
-        <translation>输出</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="521" />
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="523" />
-        <source>Show the whole output</source>
-        <translation>显示完整输出</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="550" />
-        <source>%1 before (%2)</source>
-        <translation>%1 之前（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="551" />
-        <source>%1 after (%2)</source>
-        <translation>%1 之后（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="577" />
-        <source>(no output yet)</source>
-        <translation>（暂无输出）</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="629" />
-        <source>%n tool call(s)</source>
-        <translation>
-            <numerusform>%n 个工具调用</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/cards/tool_card.py" line="631" />
-        <source>%1 running</source>
-        <translation>%1 个运行中</translation>
-    </message>
 </context><context>
     <name>ToolName</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="838" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/__init__.py" line="110" />
         <source>Set up the exercise</source>
         <translation>准备练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/core_text.py" line="839" />
+        <location filename="../../gns3_copilot_desktop/ui/core_text/__init__.py" line="111" />
         <source>Restore the lab</source>
         <translation>恢复实验</translation>
     </message>

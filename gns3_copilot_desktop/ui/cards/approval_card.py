@@ -17,24 +17,21 @@ The card is built around what is about to happen to the lab, not around JSON:
 - each call has its own Approve / Reject pair (Reject asks for an optional reason inline);
   batches add Approve all / Reject all. Nothing is a default button, and the card never takes
   the keyboard focus from the message box: typing there never decides a card;
+  (`ui.cards.approval_editor`, `ui.cards.approval_preview` and `ui.cards.approval_decision` hold
+  these three parts of a call; this module lays them out and records the decision)
 - a decided call collapses to one line, and so does the card once every call is decided;
 - a card whose turn moved on (the user sent a new message) locks: "Not run: ...", no buttons.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from html import escape
-from typing import Any
 
-from PyQt6 import sip
-from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QCoreApplication, Qt, pyqtSignal
 from PyQt6.QtGui import QFontDatabase
 from PyQt6.QtWidgets import (
     QAbstractButton,
     QApplication,
-    QCheckBox,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -43,27 +40,16 @@ from PyQt6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QTextEdit,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from gns3_copilot_desktop.core.agent.approval import CallPreview
-from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backends.base import UserDecision
-from gns3_copilot_desktop.ui.cards.approval_arguments import (
-    ArgumentField,
-    chip,
-    device_blocks,
-    is_internal,
-    readable_value,
-)
+from gns3_copilot_desktop.ui.cards.approval_decision import DecisionControls
+from gns3_copilot_desktop.ui.cards.approval_editor import ArgumentEditor
+from gns3_copilot_desktop.ui.cards.approval_preview import EditPreview
 from gns3_copilot_desktop.ui.core_text import argument_name, core_text, tool_display_name
-from gns3_copilot_desktop.ui.lab.plan_editor import PlanEditor
-from gns3_copilot_desktop.ui.lab.plan_view import PlanView
-from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.shortcuts import APPROVE_KEYS, REJECT_KEYS, with_keys
 from gns3_copilot_desktop.ui.theme import colors
 
 
@@ -77,13 +63,6 @@ _RISK_TEXT = {
     "change": QT_TRANSLATE_NOOP("ApprovalCard", "changes the project"),
     "device-config": QT_TRANSLATE_NOOP("ApprovalCard", "configures a device"),
 }
-
-PREVIEW_DELAY_MS = 400
-"""Typing pauses this long before the edited call is checked against the lab."""
-
-Previewer = Callable[[ApprovalRequest, dict[str, Any]], Awaitable[CallPreview]]
-"""What the card asks to recompute a pending call from edited arguments (the chat panel binds
-the backend's `preview_call` to the session)."""
 
 
 def _tr(text: str) -> str:
@@ -110,7 +89,7 @@ def _repolish(widget: QWidget, name: str) -> None:
         style.polish(widget)
 
 
-class ApprovalItem(QFrame):
+class ApprovalItem(ArgumentEditor, EditPreview, DecisionControls, QFrame):
     """One pending call: what it does, its arguments as a person reads them, its decision."""
 
     decided = pyqtSignal()
@@ -167,183 +146,9 @@ class ApprovalItem(QFrame):
         self.diff_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.diff_view)
 
-        self.plan_view: PlanView | None = None
-        if request.plan:
-            # A lab plan: its drawing and tables; the spec itself goes under Details.
-            self.plan_view = PlanView(request.plan, self.body)
-            layout.addWidget(self.plan_view)
-        props: dict[str, Any] = (request.arguments_schema or {}).get("properties", {})
-        self._props = props
-        names = list(props) + [k for k in request.arguments if k not in props]
-        self.text_blocks: dict[tuple[int, str], QPlainTextEdit] = {}
-        self._proposed_blocks: dict[QPlainTextEdit, str] = {}
-        self._blocks_key: str | None = None
-        for name in names:
-            blocks = device_blocks(request.arguments.get(name, props.get(name, {}).get("default")))
-            if blocks is not None:
-                self._blocks_key = name
-                self._add_blocks(layout, blocks)
-                break
-        main_rows, detail_rows = self._argument_rows(request.arguments)
-        self.arguments_label = QLabel("<br>".join(main_rows), self.body)
-        self.arguments_label.setWordWrap(True)
-        self.arguments_label.setTextFormat(Qt.TextFormat.RichText)
-        self.arguments_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.arguments_label.setVisible(bool(main_rows))
-        layout.addWidget(self.arguments_label)
-
-        tools_row = QHBoxLayout()
-        self.details_button = QToolButton(self.body)
-        self.details_button.setText(QCoreApplication.translate("ApprovalCard", "Details"))
-        self.details_button.setCheckable(True)
-        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_button.setVisible(bool(detail_rows))
-        self.edit_button = QToolButton(self.body)
-        self.edit_button.setText(QCoreApplication.translate("ApprovalCard", "Edit arguments"))
-        self.edit_button.setCheckable(True)
-        tools_row.addWidget(self.details_button)
-        tools_row.addWidget(self.edit_button)
-        # A plan is edited as its tables ("Edit plan"), not as the spec's JSON arguments.
-        self.plan_editor: PlanEditor | None = None
-        self._body_layout = layout
-        self.edit_plan_button = QToolButton(self.body)
-        self.edit_plan_button.setText(QCoreApplication.translate("PlanView", "Edit plan"))
-        self.edit_plan_button.setToolTip(
-            QCoreApplication.translate(
-                "PlanView", "Change the plan's nodes, links and addressing before approving it"
-            )
-        )
-        self.edit_plan_button.setCheckable(True)
-        self.edit_plan_button.setVisible(self.plan_view is not None)
-        self.edit_plan_button.toggled.connect(self._toggle_plan_edit)
-        tools_row.addWidget(self.edit_plan_button)
-        tools_row.addStretch(1)
-        layout.addLayout(tools_row)
-        self.details_label = QLabel("<br>".join(detail_rows), self.body)
-        self.details_label.setObjectName("muted")
-        self.details_label.setWordWrap(True)
-        self.details_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.details_label.hide()
-        layout.addWidget(self.details_label)
-        self.details_button.toggled.connect(self._toggle_details)
-
-        self.form_widget = QWidget(self.body)
-        form = QFormLayout(self.form_widget)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.fields = [
-            ArgumentField(
-                n,
-                props.get(n, {}),
-                request.arguments.get(n, props.get(n, {}).get("default")),
-                self.form_widget,
-            )
-            for n in names
-            if n != self._blocks_key
-        ]
-        for f in self.fields:
-            form.addRow(argument_name(f.name), f.widget)
-        self._initial = {f.name: f.value() for f in self.fields}
-        self.form_widget.hide()
-        layout.addWidget(self.form_widget)
-        self.edit_button.toggled.connect(self._toggle_edit)
-        # only a tool's own schema can be edited: the app's sealed calls (practice) cannot
-        self.edit_button.setVisible(bool(self.fields) and bool(props) and self.plan_view is None)
-
-        # Edited arguments are checked against the lab before Approve counts (see the module).
-        self.previewer: Previewer | None = None
-        self.shown = request
-        """The card as displayed: the proposal, or the preview of the checked edits."""
-        self._checked: dict[str, Any] | None = None
-        self._problem: str | None = None
-        self._checking = False
-        self._generation = 0
-        self._edits_locked = False
-        self._preview_timer = QTimer(self)
-        self._preview_timer.setSingleShot(True)
-        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self._start_preview)
-        self.edit_status = QLabel(self.body)
-        self.edit_status.setTextFormat(Qt.TextFormat.PlainText)  # a tool's words, never markup
-        self.edit_status.setWordWrap(True)
-        self.edit_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.edit_status.hide()
-        layout.addWidget(self.edit_status)
-        if self.plan_view is None:
-            for f in self.fields:
-                f.connect_changed(self._edited)
-            for edit in self.text_blocks.values():
-                edit.textChanged.connect(self._edited)
-
-        buttons = QHBoxLayout()
-        self.approve = QPushButton(QCoreApplication.translate("ApprovalCard", "Approve"), self.body)
-        self.reject = QPushButton(QCoreApplication.translate("ApprovalCard", "Reject"), self.body)
-        for button in (self.approve, self.reject):
-            button.setAutoDefault(False)
-            button.setDefault(False)
-        self.approve.setToolTip(
-            with_keys(QCoreApplication.translate("ApprovalCard", "Approve"), APPROVE_KEYS[0])
-        )
-        self.reject.setToolTip(
-            with_keys(QCoreApplication.translate("ApprovalCard", "Reject"), REJECT_KEYS[0])
-        )
-        self.approve.clicked.connect(self._approve_clicked)
-        self.reject.clicked.connect(self._reject_clicked)
-        buttons.addWidget(self.approve)
-        buttons.addWidget(self.reject)
-        self.display_name = tool_display_name(request.tool_name)
-        self.always = QCheckBox(
-            QCoreApplication.translate("ApprovalCard", "Always allow “%1” in this project").replace(
-                "%1", self.display_name
-            ),
-            self.body,
-        )
-        self.always.setToolTip(
-            QCoreApplication.translate(
-                "ApprovalCard", "Later “%1” calls in this project run without asking."
-            ).replace("%1", self.display_name)
-        )
-        self.always.setAccessibleName(self.always.text())
-        self.always.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        buttons.addStretch(1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.always)  # its own line: the dock may be 360 px wide
-
-        self.reason_row = QWidget(self.body)
-        reason_layout = QHBoxLayout(self.reason_row)
-        reason_layout.setContentsMargins(0, 0, 0, 0)
-        self.reason = QLineEdit(self.reason_row)
-        self.reason.setPlaceholderText(
-            QCoreApplication.translate("ApprovalCard", "Why not? (optional, the assistant sees it)")
-        )
-        self.reason.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Reason for rejecting %1").replace(
-                "%1", self.summary
-            )
-        )
-        self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.reason.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton(
-            QCoreApplication.translate("ApprovalCard", "Reject"), self.reason_row
-        )
-        self.confirm_reject_button.setAutoDefault(False)
-        self.confirm_reject_button.setAccessibleName(
-            QCoreApplication.translate("ApprovalCard", "Confirm rejecting %1").replace(
-                "%1", self.summary
-            )
-        )
-        self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button = QPushButton(
-            QCoreApplication.translate("ApprovalCard", "Cancel"), self.reason_row
-        )
-        self.cancel_reject_button.setAutoDefault(False)
-        self.cancel_reject_button.clicked.connect(self._cancel_reject)
-        reason_layout.addWidget(self.reason, 1)
-        reason_layout.addWidget(self.confirm_reject_button)
-        reason_layout.addWidget(self.cancel_reject_button)
-        self.reason_row.hide()
-        layout.addWidget(self.reason_row)
+        self._build_arguments(request, layout)
+        self._build_preview(request, layout)
+        self._build_decision(layout)
 
         self.result_label = QLabel(self)
         self.result_label.setObjectName("muted")
@@ -412,281 +217,11 @@ class ApprovalItem(QFrame):
         self.edit_status.setText(text or "")
         _repolish(self.edit_status, object_name)
 
-    # --- edits checked against the lab -----------------------------------------------------
-
-    def set_previewer(self, previewer: Previewer | None) -> None:
-        """How edited arguments are checked (None: they cannot be, the call runs as proposed)."""
-        self.previewer = previewer
-
-    def _edited(self) -> None:
-        """The user changed an argument: Approve waits until the edit is checked."""
-        if self._edits_locked or self.choice is not None:
-            return
-        self._generation += 1  # any answer on its way is about older text now
-        self._preview_timer.stop()
-        arguments = self.edited_arguments()
-        self._checked = None
-        self._problem = None
-        if arguments is None:  # back to the proposal
-            self._checking = False
-            self._show(self.request)
-            self._say(None)
-        elif self.previewer is None:
-            self._lock_edits(
-                QCoreApplication.translate(
-                    "ApprovalCard",
-                    "Edits cannot be checked here: Approve the call as shown or Reject it.",
-                )
-            )
-            return
-        else:
-            self._checking = True
-            self._say(
-                QCoreApplication.translate("ApprovalCard", "Checking your edits against the lab…")
-            )
-            self._preview_timer.start()
-        self._refresh_approve()
-
-    def _start_preview(self) -> None:
-        arguments = self.edited_arguments()
-        if arguments is None or self.previewer is None or self.choice is not None:
-            return
-        spawn(self._preview(self.previewer, self._generation, arguments), name="preview-edits")
-
-    async def _preview(
-        self, previewer: Previewer, generation: int, arguments: dict[str, Any]
-    ) -> None:
-        try:
-            answer = await previewer(self.request, arguments)
-        except CopilotError as exc:  # the server or the login: said on the card, Approve off
-            answer = CallPreview(problem=exc.user_message)
-        if sip.isdeleted(self) or generation != self._generation or self.choice is not None:
-            return  # the text changed since (or the card is gone): this answer is stale
-        self.apply_preview(arguments, answer)
-
-    def apply_preview(self, arguments: dict[str, Any], answer: CallPreview) -> None:
-        """Show what the edited `arguments` would do, or why they cannot run."""
-        self._checking = False
-        if not answer.can_edit:
-            self._lock_edits(answer.problem or "")
-            return
-        if answer.problem is not None or answer.request is None:
-            self._problem = answer.problem or ""
-            self._say(
-                QCoreApplication.translate("ApprovalCard", "Not possible as edited: %1").replace(
-                    "%1", core_text(self._problem)
-                ),
-                "riskDestructive",
-            )
-        else:
-            self._checked = arguments
-            self._show(answer.request)
-            self._say(
-                QCoreApplication.translate(
-                    "ApprovalCard", "Checked against the lab: the card shows your edits."
-                )
-            )
-        self._refresh_approve()
-
-    def _lock_edits(self, text: str) -> None:
-        """Edits cannot be checked: back to the proposal, nothing editable, say why."""
-        self._edits_locked = True
-        self._checking = False
-        self._preview_timer.stop()
-        for f in self.fields:
-            f.reset()
-            f.widget.setEnabled(False)
-        for edit in self.text_blocks.values():
-            blocked = edit.blockSignals(True)
-            edit.setPlainText(self._proposed_blocks[edit])
-            edit.blockSignals(blocked)
-            edit.setReadOnly(True)
-        self.edit_button.setChecked(False)
-        self.edit_button.hide()
-        self._checked = None
-        self._problem = None
-        self._show(self.request)
-        self._say(text, "stateWaiting")
-        self._refresh_approve()
-
-    def _argument_rows(self, arguments: dict[str, Any]) -> tuple[list[str], list[str]]:
-        """The arguments as rich-text rows: those a person reads, and those under Details (the
-        device lines are shown as their own blocks)."""
-        props = self._props
-        names = list(props) + [k for k in arguments if k not in props]
-        main_rows: list[str] = []
-        detail_rows: list[str] = []
-        for name in names:
-            if name == self._blocks_key:
-                continue
-            value = arguments.get(name, props.get(name, {}).get("default"))
-            row = f"<b>{escape(argument_name(name))}</b>: {readable_value(value, self._chip_bg)}"
-            if (
-                self.plan_view is not None
-                or not props  # a call the app prepared itself (practice): nothing to read here
-                or is_internal(name, value, props.get(name, {}))
-            ):
-                detail_rows.append(row)
-            else:
-                main_rows.append(row)
-        return main_rows, detail_rows
-
-    def _add_blocks(self, layout: QVBoxLayout, blocks: list[tuple[str, str, list[str]]]) -> None:
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        for index, (device, key, lines) in enumerate(blocks):
-            head = QLabel(
-                chip(device, self._chip_bg)
-                + " "
-                + escape(
-                    QCoreApplication.translate("ApprovalCard", "configuration lines")
-                    if key == "lines"
-                    else QCoreApplication.translate("ApprovalCard", "commands")
-                ),
-                self.body,
-            )
-            layout.addWidget(head)
-            edit = QPlainTextEdit("\n".join(lines), self.body)
-            edit.setObjectName("codeBlock")
-            edit.setFont(mono)
-            edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-            edit.setTabChangesFocus(True)
-            edit.setAccessibleName(
-                QCoreApplication.translate("ApprovalCard", "%1 for %2, one per line")
-                .replace(
-                    "%1",
-                    QCoreApplication.translate("ApprovalCard", "Configuration lines")
-                    if key == "lines"
-                    else QCoreApplication.translate("ApprovalCard", "Commands"),
-                )
-                .replace("%2", device)
-            )
-            self._proposed_blocks[edit] = edit.toPlainText()
-            height = edit.fontMetrics().lineSpacing() * min(max(len(lines), 1), 12) + 14
-            edit.setFixedHeight(height)
-            edit.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            self.text_blocks[(index, key)] = edit
-            layout.addWidget(edit)
-
-    def _toggle_details(self, shown: bool) -> None:
-        self.details_label.setVisible(shown)
-        self.details_button.setArrowType(
-            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
-        )
-
-    def _toggle_edit(self, editing: bool) -> None:
-        self.form_widget.setVisible(editing)
-        self.arguments_label.setVisible(not editing and bool(self.arguments_label.text()))
-        self.details_button.setVisible(not editing and bool(self.details_label.text()))
-        self.details_label.setVisible(not editing and self.details_button.isChecked())
-
-    def _toggle_plan_edit(self, editing: bool) -> None:
-        """Show the plan's editable tables instead of its read-only ones (edits are kept when
-        closed, and count only while shown: what the card shows is what Approve runs)."""
-        if self.plan_view is None:
-            return
-        self.edit_plan_button.setText(
-            QCoreApplication.translate("PlanView", "Use the plan as proposed")
-            if editing
-            else QCoreApplication.translate("PlanView", "Edit plan")
-        )
-        if editing and self.plan_editor is None:
-            self.plan_editor = PlanEditor(
-                self.request.arguments, self.request.plan or {}, self.body
-            )
-            self.plan_editor.changed.connect(self._refresh_approve)
-            at = self._body_layout.indexOf(self.plan_view) + 1
-            self._body_layout.insertWidget(at, self.plan_editor)
-        self.plan_view.tables.setVisible(not editing)
-        if self.plan_editor is not None:
-            self.plan_editor.setVisible(editing)
-        self._refresh_approve()
-
-    def _editing_plan(self) -> bool:
-        return self.plan_editor is not None and self.edit_plan_button.isChecked()
-
-    def approvable(self) -> bool:
-        """False while the plan's tables are edited into a plan that does not validate, and
-        while edited arguments are not checked, or were checked and cannot run: Approve sends
-        only arguments whose card is the one shown."""
-        if self.plan_view is not None:
-            return not (self._editing_plan() and self.plan_editor and self.plan_editor.problem)
-        if self._checking or self._problem is not None:
-            return False
-        edited = self.edited_arguments()
-        return edited is None or edited == self._checked
-
-    def _refresh_approve(self) -> None:
-        if self.reason_row.isHidden():  # a Reject being confirmed keeps Approve off
-            self.approve.setEnabled(self.approvable())
-
     # --- what the user decided -----------------------------------------------------------
-
-    def edited_arguments(self) -> dict[str, Any] | None:
-        """The arguments if the user changed any, else None."""
-        if self.plan_view is not None:
-            editor = self.plan_editor
-            return editor.edited_spec() if editor is not None and self._editing_plan() else None
-        values = {f.name: f.value() for f in self.fields}
-        changed = {k: v for k, v in values.items() if v != self._initial[k]}
-        merged = {**self.request.arguments, **changed}
-        if self._blocks_key is not None:
-            devices = [dict(d) for d in self.request.arguments[self._blocks_key]]
-            for (index, key), edit in self.text_blocks.items():
-                lines = [line.rstrip() for line in edit.toPlainText().splitlines()]
-                devices[index][key] = [line for line in lines if line.strip()]
-            if devices != self.request.arguments[self._blocks_key]:
-                merged[self._blocks_key] = devices
-                changed[self._blocks_key] = devices
-        return merged if changed else None
-
-    def _edited_lines(self, arguments: dict[str, Any]) -> str:
-        """The device lines the user changed or added that the summary does not show already
-        (it names only the first lines of each device): what was sent, by device."""
-        key = self._blocks_key
-        if key is None:
-            return ""
-        proposed = device_blocks(self.request.arguments.get(key)) or []
-        sent = device_blocks(arguments.get(key)) or []
-        parts = []
-        for (device, _, lines), (_, _, before) in zip(sent, proposed, strict=False):
-            new = [line.strip() for line in lines if line not in before]
-            new = [line for line in new if line not in self.summary]
-            if new:
-                parts.append(f"{device}: {'; '.join(new)}")
-        return " | ".join(parts)
 
     def decision(self) -> UserDecision | None:
         """What the user decided for this call, or None while undecided."""
         return self.choice
-
-    def _approve_clicked(self) -> None:
-        if not self.approvable():
-            return  # an edit not checked (or a plan that does not validate) is never sent
-        self.decide(
-            UserDecision(
-                self.request.tool_call_id,
-                "approve",
-                arguments=self.edited_arguments(),
-                always_allow=self.always.isChecked(),
-            )
-        )
-
-    def _reject_clicked(self) -> None:
-        self.reason_row.show()
-        self.approve.setEnabled(False)
-        self.reject.setEnabled(False)
-        self.reason.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def _cancel_reject(self) -> None:
-        self.reason_row.hide()
-        self.approve.setEnabled(self.approvable())
-        self.reject.setEnabled(True)
-        self.reject.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def confirm_reject(self) -> None:
-        """Reject with the reason typed (if any)."""
-        reason = self.reason.text().strip() or None
-        self.decide(UserDecision(self.request.tool_call_id, "reject", reason=reason))
 
     def decide(self, decision: UserDecision) -> None:
         """Record the decision (once) and collapse to one line."""
