@@ -8,7 +8,7 @@ from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.cards.tool_card import monospace_font
+from gns3_copilot_desktop.ui.cards.tool_widgets import monospace_font
 from gns3_copilot_desktop.ui.chat.message_view import (
     BLOCK_SPACING,
     CHUNK_BLOCKS,

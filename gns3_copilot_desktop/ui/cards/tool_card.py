@@ -15,19 +15,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import (
-    QFontDatabase,
-    QPainter,
-    QPaintEvent,
-    QResizeEvent,
-    QTextOption,
-    QWheelEvent,
-)
 from PyQt6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QToolButton,
@@ -35,16 +26,13 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from gns3_copilot_desktop.ui.core_text import call_summary, core_text, tool_display_name
+from gns3_copilot_desktop.ui.cards.tool_text import call_title, format_duration, head_and_tail
+from gns3_copilot_desktop.ui.cards.tool_widgets import ReadOnlyText, ToolTitleLabel
+from gns3_copilot_desktop.ui.core_text import tool_display_name
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.ui.cards.undo_view import ChangeUndo
     from gns3_copilot_desktop.ui.lab.plan_view import PlanOutcome
-
-HEAD_LINES = 20
-TAIL_LINES = 20
-_LONG_LINES = HEAD_LINES + TAIL_LINES + 10
-_LONG_CHARS = 6000
 
 
 class ToolState(enum.Enum):
@@ -104,189 +92,6 @@ _STATE_STYLE = {
     ToolState.ERROR: "stateError",
     ToolState.AWAITING_APPROVAL: "stateWaiting",
 }
-
-
-def format_duration(ms: float) -> str:
-    """1234 -> '1.2 s', 65000 -> '1 min 5 s', 80 -> '80 ms'."""
-    if ms < 1000:
-        return QCoreApplication.translate("ToolCard", "%1 ms").replace("%1", str(int(ms)))
-    seconds = ms / 1000
-    if seconds < 60:
-        return QCoreApplication.translate("ToolCard", "%1 s").replace("%1", f"{seconds:.1f}")
-    minutes, rest = divmod(int(seconds), 60)
-    return (
-        QCoreApplication.translate("ToolCard", "%1 min %2 s")
-        .replace("%1", str(minutes))
-        .replace("%2", str(rest))
-    )
-
-
-def head_and_tail(text: str) -> tuple[str, int] | None:
-    """(shortened text, number of hidden lines) when `text` is long, else None."""
-    lines = text.split("\n")
-    if len(lines) > _LONG_LINES:
-        hidden = len(lines) - HEAD_LINES - TAIL_LINES
-        marker = QCoreApplication.translate("ToolCard", "… %1 lines hidden …").replace(
-            "%1", str(hidden)
-        )
-        return "\n".join([*lines[:HEAD_LINES], marker, *lines[-TAIL_LINES:]]), hidden
-    if len(text) > _LONG_CHARS:
-        half = _LONG_CHARS // 2
-        hidden_lines = text[half:-half].count("\n")
-        marker = QCoreApplication.translate("ToolCard", "\n… %1 characters hidden …\n").replace(
-            "%1", str(len(text) - 2 * half)
-        )
-        return text[:half] + marker + text[-half:], hidden_lines
-    return None
-
-
-def brief_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
-    """The names a call is about, for a card whose tool gave no summary (yet): ``Switch1, PC2``
-    from ``{"nodes": ["Switch1"], ...}``; never JSON, ids or ``key=value``."""
-    found: list[str] = []
-
-    def walk(value: Any, depth: int) -> None:
-        if isinstance(value, str) and value.strip():
-            found.append(value.strip())
-        elif isinstance(value, dict) and depth < 3:
-            for key in ("name", "node", "template", "text"):
-                if key in value:
-                    walk(value[key], depth + 1)
-                    return
-        elif isinstance(value, list) and depth < 3:
-            for item in value:
-                walk(item, depth + 1)
-
-    for key, value in arguments.items():
-        if key in ("credential", "color") or key.endswith("_id"):
-            continue  # internals and secrets' names are not what the call is about
-        walk(value, 0)
-    text = ", ".join(dict.fromkeys(found))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def call_title(tool_name: str, arguments: dict[str, Any], summary: str = "") -> str:
-    """What a call does, in the user's language: the tool's summary (as sent, or computed from
-    the arguments), else the names it is about."""
-    return core_text(summary) or call_summary(tool_name, arguments) or brief_arguments(arguments)
-
-
-def monospace_font() -> Any:
-    """The system's fixed-width font."""
-    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that ends with "…" when it does not fit (the full text is its tooltip)."""
-
-    def paintEvent(self, event: QPaintEvent | None) -> None:
-        """Draw the elided text instead of clipping it."""
-        painter = QPainter(self)
-        metrics = self.fontMetrics()
-        text = metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        painter.drawText(self.rect(), flags, text)
-
-
-class ToolTitleLabel(ElidedLabel):
-    """ "Tool name · summary": when it does not fit, the tool name gives way, not the summary.
-
-    The name is shown whole or not at all (a cut name such as "dele…" says nothing; the summary
-    says what happens), then the summary is elided at its end. `text()` stays the whole title
-    and the card's tooltip carries it.
-    """
-
-    _SEPARATOR = " · "
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._name = ""
-        self._summary = ""
-
-    def set_parts(self, name: str, summary: str) -> None:
-        """The tool's display name and what it does (with its progress)."""
-        self._name, self._summary = name, summary
-        self.setText(f"{name}{self._SEPARATOR}{summary}" if summary else name)
-        self.update()
-
-    def shown_text(self) -> str:
-        """The text as painted at the label's current width."""
-        metrics = self.fontMetrics()
-        width = self.width()
-        full = self.text()
-        if metrics.horizontalAdvance(full) <= width:
-            return full
-        if not self._summary:
-            return metrics.elidedText(self._name, Qt.TextElideMode.ElideRight, width)
-        return metrics.elidedText(self._summary, Qt.TextElideMode.ElideRight, width)
-
-    def paintEvent(self, event: QPaintEvent | None) -> None:
-        """Draw the title with the name given up before the summary."""
-        painter = QPainter(self)
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        painter.drawText(self.rect(), flags, self.shown_text())
-
-
-class ReadOnlyText(QPlainTextEdit):
-    """Monospace read-only text that wraps long lines and whose height follows its content up
-    to `max_lines`; the mouse wheel scrolls it only while it can scroll that way, else the chat
-    around it scrolls (a card's box never traps the wheel)."""
-
-    def __init__(self, text: str, name: str, max_lines: int = 24, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setReadOnly(True)
-        self.setFont(monospace_font())
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setAccessibleName(name)
-        self.setMinimumWidth(40)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self._max_lines = max_lines
-        self.set_text(text)
-
-    def set_text(self, text: str) -> None:
-        """Replace the text and fit the height to it."""
-        self.setPlainText(text)
-        self._fit_height()
-
-    def _visual_lines(self) -> int:
-        """Lines as shown at the current width (a wrapped line counts each of its rows)."""
-        count = 0
-        document = self.document()
-        block = document.firstBlock() if document is not None else None
-        while block is not None and block.isValid():
-            layout = block.layout()
-            count += max(layout.lineCount() if layout is not None else 1, 1)
-            block = block.next()
-        return max(count, 1)
-
-    def _fit_height(self) -> None:
-        lines = min(self._visual_lines(), self._max_lines)
-        self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + 12)
-
-    def resizeEvent(self, event: QResizeEvent | None) -> None:
-        """A new width wraps the lines again: fit the height again."""
-        super().resizeEvent(event)
-        self._fit_height()
-
-    def wheelEvent(self, event: QWheelEvent | None) -> None:
-        """Scroll this box while it can; at its end (or when it cannot scroll) the wheel goes to
-        the chat around it."""
-        if event is None:
-            return
-        bar = self.verticalScrollBar()
-        delta = event.angleDelta().y()
-        at_end = (
-            bar is None
-            or bar.maximum() == 0
-            or (delta > 0 and bar.value() <= bar.minimum())
-            or (delta < 0 and bar.value() >= bar.maximum())
-        )
-        if at_end or delta == 0:
-            event.ignore()
-            return
-        super().wheelEvent(event)
 
 
 class ToolCard(QFrame):

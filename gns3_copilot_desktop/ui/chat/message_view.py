@@ -39,12 +39,8 @@ from gns3_copilot_desktop.ui.backends.base import (
     UserTurn,
 )
 from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard
-from gns3_copilot_desktop.ui.cards.tool_card import (
-    ToolCard,
-    ToolGroup,
-    ToolState,
-    monospace_font,
-)
+from gns3_copilot_desktop.ui.cards.tool_card import ToolCard, ToolGroup, ToolState
+from gns3_copilot_desktop.ui.cards.tool_widgets import monospace_font
 from gns3_copilot_desktop.ui.chat.markdown import Block, MarkdownStream, split_blocks
 from gns3_copilot_desktop.ui.core_text import core_text
 from gns3_copilot_desktop.ui.lab.node_links import linked

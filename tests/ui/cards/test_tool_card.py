@@ -14,12 +14,10 @@ from PyQt6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.cards.tool_card import (
+from gns3_copilot_desktop.ui.cards.tool_card import ToolCard, ToolGroup, ToolState
+from gns3_copilot_desktop.ui.cards.tool_text import (
     HEAD_LINES,
     TAIL_LINES,
-    ToolCard,
-    ToolGroup,
-    ToolState,
     format_duration,
     head_and_tail,
 )
