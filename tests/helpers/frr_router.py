@@ -199,6 +199,7 @@ def template_body(build_dir: Path, accel: Acceleration) -> dict[str, Any]:
         "cpus": 1,
         "adapters": 4,
         "adapter_type": "virtio-net-pci",
+        "port_name_format": "eth{0}",  # GNS3's port names are the router's interface names
         "hda_disk_image": "frr-router.qcow2",
         "hda_disk_interface": "virtio",
         "kernel_image": "vmlinuz",
