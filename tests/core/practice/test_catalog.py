@@ -76,11 +76,11 @@ def test_duplicate_ids_are_refused() -> None:
 
 def _lab_node(name: str, address: str, gateway: str = "", node_type: str = "vpcs") -> Any:
     from gns3_copilot_desktop.core.gns3.models import Node
-    from gns3_copilot_desktop.core.practice import engine as eng
+    from gns3_copilot_desktop.core.practice import lab_facts
 
     node = Node(node_id=name.lower(), name=name, node_type=node_type, status="started")
     interface = ipaddress.IPv4Interface(address) if address else None
-    return eng._LabNode(node, "vpcs", interface, gateway)
+    return lab_facts._LabNode(node, "vpcs", interface, gateway)
 
 
 def test_no_raw_placeholder_reaches_the_user_from_any_catalog_text() -> None:
@@ -88,7 +88,7 @@ def test_no_raw_placeholder_reaches_the_user_from_any_catalog_text() -> None:
     from a lab where the fault binds, is free of ``{...}``: the ticket, the check titles, the
     undo steps; texts the engine never fills (title, symptoms, hints) have no braces at all."""
     from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd
-    from gns3_copilot_desktop.core.practice import engine as eng
+    from gns3_copilot_desktop.core.practice import lab_facts
 
     nodes = {
         n.node.node_id: n
@@ -108,25 +108,25 @@ def test_no_raw_placeholder_reaches_the_user_from_any_catalog_text() -> None:
             assert "{" not in text and "}" not in text, (fault.id, text)
         candidates = []
         if "vpcs" in fault.applies_to:
-            candidates = [eng._node_binding(fault, nodes["pc1"], nodes)]
+            candidates = [lab_facts._node_binding(fault, nodes["pc1"], nodes)]
         if "link" in fault.applies_to:
             ends = [nodes[e.node_id] for e in link.nodes]
             params = {"link": "PC1 <-> SW1", "node": "PC1", "peer": "SW1"}
-            peer = eng._across(ends[0], ends[1], nodes)
+            peer = lab_facts._across(ends[0], ends[1], nodes)
             assert peer is not None and peer.address is not None
             params |= {"peer": peer.node.name, "peer_address": str(peer.address.ip)}
-            ok = eng._bound(fault, "link", params)
+            ok = lab_facts._bound(fault, "link", params)
             candidates = [
-                eng._Candidate(fault, "link", "l1", ["PC1", "SW1"], params) if ok else None
+                lab_facts._Candidate(fault, "link", "l1", ["PC1", "SW1"], params) if ok else None
             ]
         for candidate in candidates:
             assert candidate is not None, fault.id  # binds on this lab
             bound.add(fault.id)
             params = candidate.params
-            rendered.append(eng._ticket([candidate]))
-            rendered += [eng._public_title(c, 1, params) for c in fault.checks]
+            rendered.append(lab_facts._ticket([candidate]))
+            rendered += [lab_facts._public_title(c, 1, params) for c in fault.checks]
             steps = fault.undo[candidate.platform]
-            rendered += [eng._fill(s, params) for s in steps.texts()]
+            rendered += [lab_facts._fill(s, params) for s in steps.texts()]
     assert len(bound) == 12
     for text in rendered:
         assert text and "{" not in text and "}" not in text, text

@@ -12,6 +12,7 @@ import pytest
 
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.practice import engine as eng
+from gns3_copilot_desktop.core.practice import lab_facts
 from gns3_copilot_desktop.core.practice.catalog import load_catalog
 from gns3_copilot_desktop.core.practice.store import (
     ExerciseRecord,
@@ -47,9 +48,9 @@ def _record(**kw: object) -> ExerciseRecord:
 
 
 def test_vpcs_show_ip_is_read() -> None:
-    address, gateway = eng._vpcs_address(VPCS_SHOW_IP)
+    address, gateway = lab_facts._vpcs_address(VPCS_SHOW_IP)
     assert address == ipaddress.IPv4Interface("192.0.2.1/24") and gateway == "192.0.2.254"
-    assert eng._vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
+    assert lab_facts._vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
 
 
 @pytest.mark.parametrize(
@@ -65,12 +66,12 @@ def test_vpcs_show_ip_is_read() -> None:
     ],
 )
 def test_a_ping_answer_is_recognised(output: str, answered: bool) -> None:
-    assert eng._ping_answered(output, "192.0.2.2") is answered
+    assert lab_facts._ping_answered(output, "192.0.2.2") is answered
 
 
 def test_the_card_and_the_public_record_hold_no_answer() -> None:
     record = _record()
-    card = eng._inject_approval(record)
+    card = lab_facts._inject_approval(record)
     assert card.summary == "inject 1 intermediate fault on 2 devices"
     assert "wrong-mask" not in card.model_dump_json() and card.destructive
     assert record.public().sealed == []
@@ -92,7 +93,7 @@ def test_a_used_fault_is_drawn_only_when_no_other_remains() -> None:
     engine = eng.PracticeEngine.__new__(eng.PracticeEngine)
     engine._rng = random.Random(7)
     pool = [
-        eng._Candidate(catalog.get(fid), "vpcs", f"node:{n}", [n], {})
+        lab_facts._Candidate(catalog.get(fid), "vpcs", f"node:{n}", [n], {})
         for fid in ("vpcs-wrong-address", "vpcs-no-address")
         for n in ("PC1", "PC2")
     ]
