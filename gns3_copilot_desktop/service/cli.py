@@ -97,7 +97,8 @@ def run(argv: list[str]) -> int:
         import uvicorn
 
         from gns3_copilot_desktop.core.agent.model_factory import resolve_llm_config
-        from gns3_copilot_desktop.service.api import ServiceConfig, create_app
+        from gns3_copilot_desktop.service.api import create_app
+        from gns3_copilot_desktop.service.chat_service import ServiceConfig
     except ImportError as exc:
         print(
             f"gns3-copilot serve needs the 'serve' extra ({exc.name} is missing): "

@@ -22,7 +22,8 @@ import httpx
 import uvicorn
 
 from gns3_copilot_desktop.core.agent.model_factory import LlmConfig
-from gns3_copilot_desktop.service.api import ServiceConfig, create_app
+from gns3_copilot_desktop.service.api import create_app
+from gns3_copilot_desktop.service.chat_service import ServiceConfig
 from tests.helpers.gns3_server import free_port
 
 START_TIMEOUT_S = 20.0

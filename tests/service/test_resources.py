@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from gns3_copilot_desktop.core.agent.model_factory import create_base_model
-from gns3_copilot_desktop.service.api import ChatService, ServiceConfig
+from gns3_copilot_desktop.service.chat_service import ChatService, ServiceConfig
 from tests.helpers.chat_service import InProcessChatService, scripted_llm
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
