@@ -39,7 +39,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from gns3_copilot_desktop.core.chat_service_client import sse_data
+from gns3_copilot_desktop.core.chat_service_sse import sse_data
 from tests.helpers.gns3_server import Gns3Server, free_port, start_server, stop_server
 from tests.helpers.postgres import start_postgres
 from tests.helpers.scripted_openai import RecordedRequest, ScriptedOpenAIServer, ScriptedTurn

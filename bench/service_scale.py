@@ -36,7 +36,7 @@ from bench.bench_service import (
     drive_service,
     make_class,
 )
-from gns3_copilot_desktop.core.chat_service_client import sse_data
+from gns3_copilot_desktop.core.chat_service_sse import sse_data
 from tests.helpers.gns3_server import start_server, stop_server
 from tests.helpers.nginx import Nginx, make_test_ca, start_nginx
 from tests.helpers.postgres import start_postgres

@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient, sse_data, sse_lines
+from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
+from gns3_copilot_desktop.core.chat_service_sse import sse_data, sse_lines
 from gns3_copilot_desktop.core.errors import (
     CopilotServiceError,
     Gns3AuthError,
