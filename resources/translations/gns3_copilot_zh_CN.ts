@@ -2503,127 +2503,132 @@
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="230" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="231" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="309" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="310" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="74" />
         <source>Difficulty</source>
         <translation>难度</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="79" />
         <source>Topic</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="108" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="109" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="80" />
         <source>Any</source>
         <translation>任意</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="89" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="85" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="83" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="86" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="84" />
         <source>Number of faults</source>
         <translation>故障数量</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="92" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="93" />
         <source>Start exercise</source>
         <translation>开始练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="123" />
         <source>A trainer's exercise is ready in this project.</source>
         <translation>此项目中有一个讲师准备的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="129" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="130" />
         <source>Start the trainer's exercise</source>
         <translation>开始讲师的练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="133" />
         <source>Start the lab</source>
         <translation>启动实验</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="136" />
         <source>Start every stopped node of this lab, as GNS3's Start button does; the trainer's exercise is prepared once the lab runs.</source>
         <translation>像 GNS3 的启动按钮一样，启动本实验中所有已停止的节点；实验运行后即准备培训师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="143" />
         <source>Export for students…</source>
         <translation>导出给学生…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="146" />
         <source>Save this exercise and the lab as it is now in one file, encrypted with a passphrase, for students to import. Nothing is injected here.</source>
         <translation>将此练习和当前状态的实验保存到一个用口令加密的文件中，供学生导入。此处不会注入任何故障。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="152" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="153" />
         <source>Import an exercise…</source>
         <translation>导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="215" />
         <source>Check my fix</source>
         <translation>检查我的修复</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="217" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="211" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="219" />
         <source>Give up</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="269" />
         <source>Exercise running: %1</source>
         <translation>练习进行中：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="253" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="284" />
         <source>Checks, hints and the answer</source>
         <translation>检查、提示和答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="263" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="294" />
         <source>Check results</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="266" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="297" />
         <source>Hints</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="272" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="303" />
         <source>Answer</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="318" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="313" />
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="308" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="306" />
+        <source>The results of Check my fix and the hints you ask for show here.</source>
+        <translation>“检查我的修复”的结果和你请求的提示会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="358" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="353" />
         <source>Past exercises</source>
         <translation>以往练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="338" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/rows.py" line="383" />
         <source>Past exercises (%1)</source>
         <translation>以往练习（%1）</translation>
     </message>

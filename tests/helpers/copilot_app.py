@@ -18,12 +18,13 @@ import secrets
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
 import keyring
 import pytest
 from PyQt6 import sip
+from PyQt6.QtGui import QPixmap
 from PyQt6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
@@ -44,6 +45,16 @@ def run(qtbot: QtBot, coro: Coroutine[Any, Any, T], timeout_ms: int = 15_000) ->
     task = asyncio.ensure_future(coro)
     qtbot.waitUntil(task.done, timeout=timeout_ms)
     return task.result()
+
+
+class Login(Protocol):
+    """A GNS3 server's address and the user the test logs in as."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def username(self) -> str: ...
 
 
 @dataclass
@@ -75,11 +86,13 @@ class CopilotApp:
         return [w.text for w in self.panel.view.message_widgets() if isinstance(w, UserBubble)]
 
     def shot(self, name: str, widget: Any = None) -> None:
-        """Save a screenshot into $GNS3_COPILOT_SCREENSHOTS (only when it is set)."""
+        """Save a screenshot (of a widget, the window, or a picture already drawn) into
+        $GNS3_COPILOT_SCREENSHOTS (only when it is set)."""
         folder = os.environ.get(SCREENSHOTS_ENV)
         if folder:
             Path(folder).mkdir(parents=True, exist_ok=True)
-            (widget or self.window).grab().save(str(Path(folder) / f"{name}.png"))
+            picture = widget if isinstance(widget, QPixmap) else (widget or self.window).grab()
+            picture.save(str(Path(folder) / f"{name}.png"))
 
 
 @pytest.fixture
@@ -101,16 +114,21 @@ def copilot_app(
     qasync_loop: asyncio.AbstractEventLoop,
     tmp_path: Path,
     app_keyring: MemoryKeyring,
-    gns3_server: Gns3Server,
+    request: pytest.FixtureRequest,
     scripted_openai: ScriptedOpenAIServer,
 ) -> Iterator[Callable[..., CopilotApp]]:
-    """Start the app (again, for a restart); every instance is closed at the end."""
+    """Start the app (again, for a restart); every instance is closed at the end.
+
+    The app talks to the session's GNS3 server unless ``server_url`` is given (the VPCS lab's
+    server, for one); that server is only started when it is the one used."""
     started: list[CopilotApp] = []
     scripted_openai.set_title_responder("E2E conversation")
 
     def start(**overrides: Any) -> CopilotApp:
+        if "server_url" not in overrides:
+            overrides["server_url"] = request.getfixturevalue("gns3_server").base_url
         options = AppOptions(
-            server_url=gns3_server.base_url,
+            server_url=overrides.pop("server_url"),
             model_base_url=scripted_openai.base_url,
             model_name="gpt-4o-mini",
             home=tmp_path / "home",
@@ -156,7 +174,7 @@ def e2e_project(gns3_server: Gns3Server, gns3_token: str) -> Iterator[dict[str, 
 
 def remember_login(
     tmp_path: Path,
-    gns3_server: Gns3Server,
+    gns3_server: Login,
     token: str,
     keyring: MemoryKeyring,
     extra: dict[str, Any] | None = None,

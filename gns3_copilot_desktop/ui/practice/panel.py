@@ -209,6 +209,7 @@ class PracticePanel(QFrame):
         self.setup_row.setVisible(False)
         self.trainer_row.setVisible(False)
         self.active_row.setVisible(True)
+        self.results.open()
         self.active_row.start_clock(started_at or datetime.now(UTC))
 
     def _set_enabled(self, enabled: bool) -> None:

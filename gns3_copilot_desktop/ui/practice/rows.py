@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer
+from PyQt6.QtGui import QResizeEvent
 from PyQt6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -200,7 +201,14 @@ class ActiveRow(QWidget):
         self._clock = QTimer(self)
         self._clock.setInterval(1000)
         self._clock.timeout.connect(self._tick)
-        active = _row(self)
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(2)
+        self._rows = rows
+        active = QHBoxLayout()
+        rows.addLayout(active)
+        self._buttons_row = active
+        self._narrow = False
         self.elapsed_label = QLabel(self)
         self.elapsed_label.setObjectName("muted")
         self.check_button = QPushButton(
@@ -219,6 +227,28 @@ class ActiveRow(QWidget):
     def controls(self) -> tuple[QWidget, ...]:
         """What the learner can use (off while the engine works)."""
         return (self.check_button, self.hint_button, self.give_up_button)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        """Too narrow for the time and the buttons on one line: the time goes above them."""
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        spacing = self._buttons_row.spacing()
+        buttons = sum(b.sizeHint().width() + spacing for b in self.controls())
+        narrow = self.width() < buttons + self.elapsed_label.sizeHint().width()
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        self._buttons_row.removeWidget(self.elapsed_label)
+        if narrow:
+            self._rows.insertWidget(0, self.elapsed_label)
+            self._buttons_row.insertStretch(0, 1)
+        else:
+            self._rows.removeWidget(self.elapsed_label)
+            stretch = self._buttons_row.takeAt(0)
+            del stretch
+            self._buttons_row.insertWidget(0, self.elapsed_label, 1)
 
     def start_clock(self, started_at: datetime) -> None:
         """Show the time since `started_at`, every second."""
@@ -240,6 +270,7 @@ class ActiveRow(QWidget):
                 "%1", duration_text(seconds)
             )
         )
+        self._arrange()
 
 
 class ResultsArea(QScrollArea):
@@ -270,12 +301,25 @@ class ResultsArea(QScrollArea):
         self.headline_label.setFont(font)
         self.answer_label = plain_label(inner)
         self.answer_label.setAccessibleName(QCoreApplication.translate("PracticePanel", "Answer"))
+        self.waiting_label = plain_label(inner, "muted")
+        self.waiting_label.setText(
+            QCoreApplication.translate(
+                "PracticePanel", "The results of Check my fix and the hints you ask for show here."
+            )
+        )
+        results.addWidget(self.waiting_label)
         for label in self.labels():
             results.addWidget(label)
         results.addStretch(1)
         self.setWidget(inner)
         self.setFixedHeight(RESULTS_HEIGHT)
         self.hide()
+
+    def open(self) -> None:
+        """Show the area before anything is in it (saying what will be), so the first check or
+        hint fills it in place and moves no button."""
+        self.waiting_label.setVisible(not any(label.text() for label in self.labels()))
+        self.show()
 
     def labels(self) -> tuple[QLabel, ...]:
         """The checks, the hints, the headline and the answer, top to bottom."""
@@ -285,6 +329,7 @@ class ResultsArea(QScrollArea):
         """Put ``text`` in one label of the area, shown, scrolled to it."""
         label.setText(text)
         label.show()
+        self.waiting_label.hide()
         self.show()
         self.ensureWidgetVisible(label)
 
