@@ -21,7 +21,9 @@ from gns3_copilot_desktop.core.practice.catalog import (
 from gns3_copilot_desktop.core.practice.engine_inject import _Injecting
 from gns3_copilot_desktop.core.practice.lab_facts import (
     ALWAYS_ON,
+    PLATFORM_OF_NODE_TYPE,
     START_WAIT_S,
+    STATIC_ADDRESS,
     _Candidate,
     _checked_lab,
     _inject_approval,
@@ -154,21 +156,33 @@ class _TrainerFiles(_Injecting):
         (bounded) until they run and each VPCS has loaded the address its startup file gives it;
         the names of the nodes started."""
         names = await self.stopped_nodes()
+        addressed = await self._saved_addresses(names)
         await self._power(names, "started")
         try:
             async with asyncio.timeout(START_WAIT_S):
                 while True:  # a VPCS reads its startup file a moment after it starts
                     nodes = await self._read_nodes()
                     if all(
-                        n.address is not None
-                        for n in nodes.values()
-                        if n.node.name in names and n.platform == "vpcs"
+                        n.address is not None for n in nodes.values() if n.node.name in addressed
                     ):
                         break
                     await asyncio.sleep(0.5)
         except TimeoutError:
-            pass  # a host with no saved address stays without one: the checks will say so
+            pass  # a host that never loads its address: the checks will say so
         return names
+
+    async def _saved_addresses(self, names: list[str]) -> set[str]:
+        """The VPCS among ``names`` whose startup file sets a static address: only those are
+        waited for (a host without one would never get one, however long the wait)."""
+        found = set()
+        for node in await self._client.list_nodes(self._project_id):
+            if node.name in names and PLATFORM_OF_NODE_TYPE.get(node.node_type) == "vpcs":
+                script = await self._client.read_node_file(
+                    self._project_id, node.node_id, "startup.vpc"
+                )
+                if script and STATIC_ADDRESS.search(script):
+                    found.add(node.name)
+        return found
 
     async def prepare_imported(self, session_id: str) -> ExercisePlan:
         """Bind the imported exercise's faults to this lab again, check the lab works, and

@@ -11,9 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gns3_copilot_desktop.core.devices import (
-    DeviceOutcome,
-)
+from gns3_copilot_desktop.core.devices import DeviceOutcome
+from gns3_copilot_desktop.core.devices.ping import ping_answered, ping_loss, ping_times
 from gns3_copilot_desktop.core.gns3.archive_check import (
     ArchiveLimits,
     CheckedArchive,
@@ -43,6 +42,10 @@ INJECT_TOOL = "inject_practice_faults"
 RESTORE_TOOL = "restore_practice_lab"
 
 
+STATIC_ADDRESS = re.compile(
+    r"^[ \t]*ip[ \t]+(\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:]*)", re.MULTILINE
+)
+"""A VPCS startup line that sets a static IPv4 or IPv6 address (not ``ip dhcp``)."""
 PLATFORM_OF_NODE_TYPE = {"vpcs": "vpcs", "dynamips": "ios", "iou": "ios", "docker": "linux"}
 
 
@@ -221,16 +224,16 @@ def _ping_command(node: Node, to: str, count: int = 2) -> str:
 def _ping_passes(output: str, to: str, check: Check) -> bool:
     """Whether a ping's answers meet the check: at most ``max_loss`` percent lost of
     ``count``, and every answer within ``max_rtt_ms`` when it is set."""
-    if not _ping_answered(output, to):
+    if not ping_answered(output, to):
         return False
-    address = re.escape(to)
-    answers = re.findall(rf"{address}:? icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms", output)
-    answers += re.findall(rf"bytes from {address}:.*?time=([\d.]+) ms", output)
+    answers = ping_times(output, to)
     if not answers:  # IOS: a success rate only
-        rate = re.search(r"Success rate is (\d+) percent", output)
-        return rate is not None and 100 - int(rate.group(1)) <= check.max_loss
-    lost = 100 * (check.count - len(answers)) // check.count
-    slow = check.max_rtt_ms is not None and any(float(t) > check.max_rtt_ms for t in answers)
+        loss = ping_loss(output)
+        return loss is not None and loss <= check.max_loss
+    lost = 100 * max(0, check.count - len(answers)) // check.count
+    slow = check.max_rtt_ms is not None and any(
+        t is not None and t > check.max_rtt_ms for t in answers
+    )
     return lost <= check.max_loss and not slow
 
 
@@ -268,14 +271,6 @@ def _device_answer(outcome: DeviceOutcome, commands: int) -> str:
 def _ticket(chosen: Sequence[_Candidate]) -> str:
     """The report the learner starts from: each fault's ticket, filled from the lab."""
     return " ".join(_fill(c.fault.ticket, c.params) for c in chosen)
-
-
-def _ping_answered(output: str, to: str) -> bool:
-    """Whether a ping got an answer: VPCS ``10.0.0.2 icmp_seq=1 ttl=64``, Linux ``64 bytes from
-    10.0.0.2: icmp_seq=1``, IOS ``Success rate is 100 percent``."""
-    address = re.escape(to)
-    pattern = rf"{address}:? icmp_seq=\d+ ttl=|bytes from {address}\b|Success rate is [1-9]"
-    return re.search(pattern, output) is not None
 
 
 def _public_title(check: Check, number: int, params: dict[str, str]) -> str:

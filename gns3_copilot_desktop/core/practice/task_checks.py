@@ -16,6 +16,7 @@ from typing import Literal
 
 from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions
+from gns3_copilot_desktop.core.devices.ping import ping_loss
 from gns3_copilot_desktop.core.devices.policy import check_command
 from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
@@ -62,25 +63,6 @@ class TaskProof:
 def score(results: Sequence[CheckResult]) -> int:
     """Points earned: the points of the checks that passed."""
     return sum(r.points for r in results if r.state == "pass")
-
-
-def ping_loss(output: str) -> int | None:
-    """The percentage of echoes lost in a ping's output (VPCS, Linux, IOS), or None when the
-    output is no ping's."""
-    answered = len(re.findall(r"icmp_seq=\d+ ttl=\d+", output))
-    missed = len(re.findall(r"icmp_seq=\d+ timeout", output))
-    if answered + missed:
-        return 100 * missed // (answered + missed)
-    linux = re.search(r"(\d+) packets transmitted, (\d+) (?:packets )?received", output)
-    if linux and int(linux.group(1)):
-        sent, got = int(linux.group(1)), int(linux.group(2))
-        return 100 * (sent - got) // sent
-    ios = re.search(r"Success rate is (\d+) percent", output)
-    if ios:
-        return 100 - int(ios.group(1))
-    if re.search(r"host \(\S+\) not reachable|Destination host unreachable|not reachable", output):
-        return 100
-    return None
 
 
 def condition_holds(condition: PassCondition, output: str) -> bool:

@@ -53,22 +53,6 @@ def test_vpcs_show_ip_is_read() -> None:
     assert lab_facts._vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
 
 
-@pytest.mark.parametrize(
-    ("output", "answered"),
-    [
-        ("192.0.2.2 icmp_seq=1 ttl=64 time=1.0 ms", True),  # VPCS
-        ("64 bytes from 192.0.2.2: icmp_seq=1 ttl=64", True),  # Linux
-        ("Success rate is 66 percent (2/3)", True),  # IOS
-        ("192.0.2.2 icmp_seq=1 timeout\n192.0.2.2 icmp_seq=2 timeout", False),
-        ("host (192.0.2.2) not reachable", False),
-        ("192.0.2.25 icmp_seq=1 ttl=64", False),  # another address
-        ("Success rate is 0 percent (0/5)", False),
-    ],
-)
-def test_a_ping_answer_is_recognised(output: str, answered: bool) -> None:
-    assert lab_facts._ping_answered(output, "192.0.2.2") is answered
-
-
 def test_the_card_and_the_public_record_hold_no_answer() -> None:
     record = _record()
     card = lab_facts._inject_approval(record)

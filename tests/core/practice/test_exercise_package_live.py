@@ -125,3 +125,24 @@ async def test_trainer_exports_and_a_student_imports_and_runs_the_exercise(
         assert (await trainer._store.get(plan.exercise_id)).status == "planned"
     finally:
         await lab.client.delete_project(imported.project_id)
+
+
+async def test_start_the_lab_waits_only_for_hosts_with_a_saved_address(
+    practice_lab: PracticeLab,
+) -> None:
+    """A VPCS whose startup file sets no address never gets one: "Start the lab" does not wait
+    for it (it waited the whole two minutes), while the host with a saved address is waited for
+    until it has loaded it."""
+    lab = practice_lab
+    nodes = {n.name: n for n in await lab.client.list_nodes(lab.project_id)}
+    for node in nodes.values():
+        await lab.client.stop_node(lab.project_id, node.node_id)
+    # PC2 forgets its address, as a host the trainer never configured
+    await lab.client.write_node_file(
+        lab.project_id, nodes["PC2"].node_id, "startup.vpc", "set pcname PC2\n"
+    )
+    assert await lab.engine.stopped_nodes() == ["PC1", "PC2"]
+    async with asyncio.timeout(45):  # well under the 120 s a host without an address cost
+        assert await lab.engine.start_lab() == ["PC1", "PC2"]
+    assert ADDRESSES["PC1"].split("/")[0] in await lab.run("PC1", "show ip")
+    assert ADDRESSES["PC2"].split("/")[0] not in await lab.run("PC2", "show ip")

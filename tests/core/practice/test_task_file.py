@@ -17,7 +17,6 @@ from gns3_copilot_desktop.core.practice.task import (
 from gns3_copilot_desktop.core.practice.task_checks import (
     CheckResult,
     condition_holds,
-    ping_loss,
     score,
 )
 
@@ -160,26 +159,6 @@ def test_locate_finds_keys_in_the_nth_table() -> None:
     assert locate(GOOD, ("lab", "project")) == _line_of(GOOD, "project =")
     assert locate(GOOD, ("title",)) == 2
     assert locate(GOOD, ()) == 1
-
-
-@pytest.mark.parametrize(
-    ("output", "loss"),
-    [
-        (
-            "84 bytes from 10.1.1.2 icmp_seq=1 ttl=64 time=0.4 ms\n"
-            "84 bytes from 10.1.1.2 icmp_seq=2 ttl=64 time=0.3 ms",
-            0,
-        ),
-        ("84 bytes from 10.1.1.2 icmp_seq=1 ttl=64 time=0.4 ms\n10.1.1.2 icmp_seq=2 timeout", 50),
-        ("10.1.1.2 icmp_seq=1 timeout\n10.1.1.2 icmp_seq=2 timeout", 100),
-        ("host (10.1.1.2) not reachable", 100),
-        ("2 packets transmitted, 1 received, 50% packet loss", 50),
-        ("Success rate is 80 percent (4/5)", 20),
-        ("IP/MASK : 10.1.1.1/24", None),
-    ],
-)
-def test_ping_loss_from_each_family(output: str, loss: int | None) -> None:
-    assert ping_loss(output) == loss
 
 
 def test_conditions_and_score() -> None:

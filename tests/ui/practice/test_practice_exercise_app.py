@@ -51,7 +51,7 @@ async def _address_hosts(client: Gns3Client, pid: str, pcs: list[Node]) -> None:
     for pc in pcs:
         await client.start_node(pid, pc.node_id)
     async with asyncio.timeout(60):
-        while any(n.status != "started" for n in await client.list_nodes(pid)):
+        while any(n.status != "started" for n in await client.list_nodes(pid)):  # noqa: ASYNC110 - the server's state, polled
             await asyncio.sleep(0.5)
     nodes = {n.name: n for n in await client.list_nodes(pid)}
     jobs = [
