@@ -6,7 +6,8 @@
 #  3. The real GNS3 server 3.0.6 in its own venv under the user cache dir (its pins must not decide
 #     ours), dynamips for switch nodes (tests that need it skip with the reason when missing), and a
 #     real small local model: llama-cpp-python's server (built once) with SmolLM2-135M, and the FRR
-#     router appliance (packaging/router/build.sh, cached per version of its scripts).
+#     router appliance (packaging/router/build.sh, cached per version of its scripts), and
+#     action-validator from npm for the CI workflow file.
 #  4. ruff, ruff format --check, mypy --strict, then pytest inside a private D-Bus session with an
 #     unlocked gnome-keyring.
 set -euo pipefail
@@ -17,6 +18,8 @@ debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfont
       libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
       xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql nginx
       debootstrap e2fsprogs qemu-system-x86 qemu-utils)
+# npm (for action-validator) may come with a Node.js installed otherwise: Debian's only when none is
+command -v npm >/dev/null || debs+=(npm)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -56,6 +59,12 @@ if [ -f tests/tools/fetch_dynamips.sh ]; then
     else
         echo "warning: dynamips could not be had; switch tests will skip" >&2
     fi
+fi
+
+if validator=$(bash tests/tools/fetch_action_validator.sh "$CACHE/action-validator"); then
+    export ACTION_VALIDATOR="$validator"
+else
+    echo "warning: action-validator could not be had; the workflow check will skip" >&2
 fi
 
 # The FRR router appliance (packaging/router), built once per version of its scripts; the router
