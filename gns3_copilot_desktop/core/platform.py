@@ -191,17 +191,21 @@ class Platform(ABC):
     # owner-only files ---------------------------------------------------------------------
 
     def private_dir(self, folder: Path) -> None:
-        """Create `folder` (and its missing parents) readable by the user only. Blocking."""
+        """Create `folder` (and its missing parents) readable by the user only; a folder that
+        already existed keeps its mode (a project folder is the user's to set). Blocking."""
         missing = [p for p in [folder, *folder.parents] if not p.exists()]
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         for made in missing:
-            os.chmod(made, 0o700)
+            with contextlib.suppress(OSError):  # a filesystem without modes (a share)
+                os.chmod(made, 0o700)
 
     def private_file(self, path: Path) -> None:
-        """Create `path` readable by the user only, in a private folder. Blocking."""
+        """Create `path` readable by the user only, in a private folder. SQLite gives a
+        database's -wal and -shm files the database's mode. Blocking."""
         self.private_dir(path.parent)
         path.touch(mode=0o600, exist_ok=True)
-        os.chmod(path, 0o600)
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o600)
 
     # the keyring --------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from typing import Protocol
 
 import aiosqlite
 
+from gns3_copilot_desktop.core.platform import detect_platform
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS session_owners (
     project_id TEXT NOT NULL,
@@ -57,9 +59,7 @@ class ServiceState(Protocol):
 
 def _prepare(path: Path) -> None:
     """The folder private to the user, the file readable by its owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path.touch(mode=0o600, exist_ok=True)
-    os.chmod(path, 0o600)
+    detect_platform().private_file(path)
 
 
 class SessionOwners:

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail, null
-from keyring.errors import InitError, KeyringLocked
+from keyring.errors import InitError, KeyringLocked, PasswordSetError
 
 from gns3_copilot_desktop.core import logs
+from gns3_copilot_desktop.core import platform as platform_mod
 from gns3_copilot_desktop.core import secrets as secrets_mod
 from gns3_copilot_desktop.core.errors import SecretStoreError
 from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
@@ -211,6 +212,54 @@ async def test_error_text_never_carries_the_secret():
         await store.set_api_key("p", API_KEY)
     assert API_KEY not in info.value.user_message
     assert "failed while saving the API key of model profile p" in info.value.user_message
+
+
+# Each system's keyring refusing, its branch chosen by injecting that system's Platform: what
+# keyring's Windows backend (pywin32's CredWrite) and macOS backend (the Security framework) raise.
+REFUSALS = [
+    (
+        "win32",
+        PasswordSetError(
+            "Can't write credential: (1783, 'CredWrite', 'The stub received bad data.')"
+        ),
+        "Windows Credential Manager keeps at most 2560 bytes per secret",
+    ),
+    (
+        "darwin",
+        PasswordSetError(
+            "Can't store password on keychain: (-25308, 'User interaction is not allowed.')"
+        ),
+        "choose Allow (or Always Allow)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("system", "error", "advice"), REFUSALS)
+async def test_a_refusal_by_each_systems_keyring_says_what_to_do_there(
+    monkeypatch: pytest.MonkeyPatch, system: str, error: Exception, advice: str
+):
+    chosen = platform_mod.PLATFORMS[platform_mod.system_of(system)]()
+    monkeypatch.setattr(platform_mod, "detect_platform", lambda: chosen)
+    store = SecretStore(backend=BrokenKeyring(error))
+    with pytest.raises(SecretStoreError) as info:
+        await store.set_jwt(SERVER, "admin", JWT)
+    text = info.value.user_message
+    assert "failed while saving the GNS3 login token" in text and advice in text
+    assert JWT not in text and info.value.__cause__ is error
+    assert store.persistent  # refused, reported: not silently kept in memory instead
+
+
+@pytest.mark.parametrize(
+    ("system", "name"), [("win32", "Windows Credential Manager"), ("darwin", "macOS Keychain")]
+)
+async def test_no_keyring_on_each_system_is_named(
+    monkeypatch: pytest.MonkeyPatch, system: str, name: str
+):
+    chosen = platform_mod.PLATFORMS[platform_mod.system_of(system)]()
+    monkeypatch.setattr(platform_mod, "detect_platform", lambda: chosen)
+    store = SecretStore(backend=fail.Keyring())
+    assert store.persistent is False
+    assert store.warning is not None and f"the {name} could not be used" in store.warning
 
 
 # --- no usable keyring: memory only, never a file ---------------------------------------

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.core.secrets import SecretStore
 
 ExerciseStatus = Literal["planned", "cancelled", "active", "solved", "given_up"]
@@ -199,8 +200,7 @@ class ExerciseStore:
 
     def _in_thread(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         if not self._ready:
-            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._path.touch(mode=0o600, exist_ok=True)
+            detect_platform().private_file(self._path)
         conn = sqlite3.connect(self._path)
         try:
             if not self._ready:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
 from gns3_copilot_desktop.core.errors import SessionStoreError
-from gns3_copilot_desktop.core.sessions.location import private_file
+from gns3_copilot_desktop.core.platform import detect_platform
 
 DecisionKind = Literal["approve", "reject", "edit", "result", "undo"]
 DECIDING_KINDS: tuple[DecisionKind, ...] = ("approve", "reject", "edit", "result")
@@ -146,7 +146,7 @@ class SqliteDecisionLog:
 
     def _in_thread(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         if not self._ready:
-            private_file(self.path)
+            detect_platform().private_file(self.path)
         conn = sqlite3.connect(self.path, timeout=10)
         try:
             conn.execute("PRAGMA synchronous=FULL")

@@ -12,13 +12,13 @@ first open (`core.sessions.migration`).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import ipaddress
-import os
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from gns3_copilot_desktop.core.platform import detect_platform
 
 DB_NAME = "copilot_checkpoints.db"
 PRACTICE_DB_NAME = "copilot_practice.db"
@@ -67,33 +67,11 @@ def legacy_dir(project_path: str | None) -> Path | None:
     return Path(project_path) / PROJECT_SUBDIR if project_path else None
 
 
-def private_dir(folder: Path) -> None:
-    """Create ``folder`` and the folders up to it owner-only (0700). Blocking."""
-    missing: list[Path] = []
-    for parent in [folder, *folder.parents]:
-        if parent.exists():
-            break
-        missing.append(parent)
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    for made in [folder, *missing]:
-        with contextlib.suppress(OSError):
-            os.chmod(made, 0o700)
-
-
-def private_file(path: Path) -> None:
-    """Create ``path`` owner-only (0600) in an owner-only folder. SQLite gives a database's
-    -wal and -shm files the database's mode. Blocking."""
-    private_dir(path.parent)
-    path.touch(mode=0o600, exist_ok=True)
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o600)
-
-
 def resolve_db_path(server_url: str, project_id: str, data_dir: Path) -> Path:
     """The session database of a project, in an owner-only folder of the app's data folder.
 
     Creates the folder (0700): from the event loop, call it with ``asyncio.to_thread``.
     """
     folder = project_data_dir(server_url, project_id, data_dir)
-    private_dir(folder)
+    detect_platform().private_dir(folder)
     return folder / DB_NAME

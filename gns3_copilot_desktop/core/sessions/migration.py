@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.core.sessions.location import (
     DB_NAME,
     PRACTICE_DB_NAME,
-    private_dir,
 )
 from gns3_copilot_desktop.core.sessions.ownership import Ownership, ownership
 
@@ -94,7 +94,7 @@ def _move(source: Path, target: Path, key: bytes | None) -> MigrationNotice | No
     it is a conversation database of ours first. None when it was moved."""
     if target.exists() and target.stat().st_size > 0:
         return MigrationNotice("kept_both", source)
-    private_dir(target.parent)
+    detect_platform().private_dir(target.parent)
     temporary = target.with_name(f".{target.name}.moving-{uuid.uuid4().hex}")
     try:
         try:

@@ -15,6 +15,7 @@ from PyQt6.QtCore import QCoreApplication
 from PyQt6.QtWidgets import QFileDialog, QWidget
 
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.ui.backends.base import ChatBackend
 from gns3_copilot_desktop.ui.file_folders import FileFolders, documents_folder
 
@@ -53,7 +54,8 @@ async def write_export(
     """Write the session's export to `path`."""
     text = await backend.export_session(session_id, fmt)
     try:
-        await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+        # UTF-8 with \n line ends on every system (Windows' text mode would write \r\n)
+        await asyncio.to_thread(detect_platform().write_export, path, text)
     except OSError as exc:
         raise CopilotError(
             QCoreApplication.translate("SessionsPanel", "Could not write %1: %2")

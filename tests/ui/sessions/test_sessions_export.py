@@ -106,3 +106,32 @@ def test_the_extension_is_added_when_none_was_typed(
     typed: str, chosen: str, written: str, fmt: str
 ) -> None:
     assert export_target(typed, chosen) == (Path(written), fmt)
+
+
+def test_device_output_with_crlf_is_exported_with_plain_line_ends(
+    qtbot: QtBot,
+    qasync_loop: asyncio.AbstractEventLoop,
+    backend: ScriptedBackend,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Consoles end lines with \\r\\n; the Markdown a user opens, diffs or shares has \\n only, on
+    every system (the export goes through the platform's writer, which Windows' text mode would
+    otherwise turn into \\r\\r\\n)."""
+    output = "R1#show ip interface brief\r\nInterface  IP-Address\r\nEthernet0  10.0.0.1\r\n"
+    backend.add_session("Read R1", [UserTurn("read R1"), ToolRecord("c1", "run", {}, output=output)])
+    panel = SessionsPanel(backend)
+    qtbot.addWidget(panel)
+    panel.show()
+    task = spawn(panel.refresh())
+    qtbot.waitUntil(task.done)
+    written = tmp_path / "r1.md"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (str(written), "Markdown (*.md)")
+    )
+    panel.list.setCurrentRow(0)
+    panel.export_button.click()
+    qtbot.waitUntil(lambda: written.exists() and b"Ethernet0" in written.read_bytes())
+    data = written.read_bytes()
+    assert b"\r" not in data
+    assert b"Interface  IP-Address\nEthernet0  10.0.0.1" in data
