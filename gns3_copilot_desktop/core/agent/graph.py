@@ -80,6 +80,7 @@ from gns3_copilot_desktop.core.agent.tools.base import (
     truncate_text,
 )
 from gns3_copilot_desktop.core.agent.topology import topology_summary
+from gns3_copilot_desktop.core.devices.sheets import sheets_prompt
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.protocol import (
     ApprovalRequest,
@@ -140,12 +141,14 @@ class _LlmCall:
         ctx = runtime.context
         writer = get_stream_writer()
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
-        topology = await topology_summary(ctx.client, ctx.project_id)
+        topology, node_types = await topology_summary(ctx.client, ctx.project_id)
         tag = new_tag()
         mode = state.get("mode") or ctx.mode
         messages = state.get("messages") or []
         widest = _widest_tools(mode, ctx, messages)
-        prompt = system_prompt(mode, topology, language=ctx.language, tag=tag)
+        prompt = system_prompt(
+            mode, topology, language=ctx.language, tag=tag, devices=sheets_prompt(node_types)
+        )
         if final:
             prompt += "\n\n" + FINAL_ANSWER_PROMPT
         elif widest == "on_request":

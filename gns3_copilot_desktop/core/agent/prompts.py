@@ -62,10 +62,17 @@ TITLE_PROMPT = (
 
 
 def system_prompt(
-    mode: str, topology: str, *, language: str | None = None, tag: str | None = None
+    mode: str,
+    topology: str,
+    *,
+    language: str | None = None,
+    tag: str | None = None,
+    devices: str = "",
 ) -> str:
-    """The system prompt for one model call: rules, mode, then the current topology in a data
-    section whose markers carry ``tag`` (`labtext.new_tag`, fresh for each call).
+    """The system prompt for one model call: rules, mode, the device sheets of the lab's
+    platforms (``devices``: our own text, `core.devices.sheets.sheets_prompt`), then the current
+    topology in a data section whose markers carry ``tag`` (`labtext.new_tag`, fresh for each
+    call).
 
     ``language`` is the user's chosen answer language (settings); without it the model answers
     in the language the user writes in.
@@ -74,4 +81,5 @@ def system_prompt(
     if language:
         mode_text += f"\nAnswer in this language unless the user asks otherwise: {language}."
     lab = data_section("LAB DATA", f"Current project topology:\n{topology}", tag or new_tag())
-    return f"{_BASE}\n\n{mode_text}\n\n{lab}"
+    notes = f"{devices}\n\n" if devices else ""
+    return f"{_BASE}\n\n{mode_text}\n\n{notes}{lab}"

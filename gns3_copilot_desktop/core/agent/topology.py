@@ -91,8 +91,9 @@ def summarize_topology(nodes: Sequence[Node], links: Sequence[Link]) -> str:
     return "\n".join(lines)
 
 
-async def topology_summary(client: Gns3Client, project_id: str) -> str:
-    """Fetch and summarise; a failure is described in the summary instead of raised.
+async def topology_summary(client: Gns3Client, project_id: str) -> tuple[str, set[str]]:
+    """Fetch and summarise, with the node types of the lab (they choose the device sheets the
+    prompt carries); a failure is described in the summary instead of raised (no node types).
 
     Except a refused login (`Gns3AuthError`): the model can do nothing about it and every later
     request would be refused too, so it ends the turn and the user is asked to log in again.
@@ -102,5 +103,6 @@ async def topology_summary(client: Gns3Client, project_id: str) -> str:
     except Gns3AuthError:
         raise
     except CopilotError as exc:
-        return f"(The topology could not be read: {quote(exc.user_message, 400)})"
-    return summarize_topology(snapshot.nodes, snapshot.links)
+        return f"(The topology could not be read: {quote(exc.user_message, 400)})", set()
+    text = summarize_topology(snapshot.nodes, snapshot.links)
+    return text, {node.node_type for node in snapshot.nodes}

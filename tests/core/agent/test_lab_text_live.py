@@ -61,6 +61,11 @@ async def test_hostile_node_names_stay_quoted_inside_the_data_section(
         inside = system.split(f"<<<LAB DATA {begins[0]}>>>")[1].split("<<<END LAB DATA")[0]
         for name in made:
             assert quote(name) in inside
+        # the device sheet of the lab's one platform, as the app's own text before the lab data
+        notes = system.split(f"<<<LAB DATA {begins[0]}>>>")[0]
+        assert "Device notes for the platforms in this lab" in notes
+        assert "VPCS (Virtual PC Simulator):" in notes and "keep a change: save" in notes
+        assert "vtysh" not in notes  # no FRR node, no FRR sheet
         assert "\x1b" not in system and "\u2028" not in system
     # the tool result is framed the same way, with another tag, names quoted
     [tool] = [m for m in second.messages if m.get("role") == "tool"]

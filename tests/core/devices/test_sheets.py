@@ -66,5 +66,5 @@ def test_the_prompt_holds_the_lab_platforms_only() -> None:
 def test_a_damaged_sheet_is_a_clear_error(tmp_path: Path, text: str) -> None:
     path = tmp_path / "vpcs.toml"
     path.write_text(text)
-    with pytest.raises(CopilotError, match="The device sheet vpcs.toml cannot be read"):
+    with pytest.raises(CopilotError, match=r"The device sheet vpcs\.toml cannot be read"):
         load_sheet(path)

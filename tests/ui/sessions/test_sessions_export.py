@@ -119,7 +119,8 @@ def test_device_output_with_crlf_is_exported_with_plain_line_ends(
     every system (the export goes through the platform's writer, which Windows' text mode would
     otherwise turn into \\r\\r\\n)."""
     output = "R1#show ip interface brief\r\nInterface  IP-Address\r\nEthernet0  10.0.0.1\r\n"
-    backend.add_session("Read R1", [UserTurn("read R1"), ToolRecord("c1", "run", {}, output=output)])
+    history = [UserTurn("read R1"), ToolRecord("c1", "run", {}, output=output)]
+    backend.add_session("Read R1", history)
     panel = SessionsPanel(backend)
     qtbot.addWidget(panel)
     panel.show()
