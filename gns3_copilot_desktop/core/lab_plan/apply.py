@@ -33,6 +33,7 @@ from gns3_copilot_desktop.core.devices import (
 )
 from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
 from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.ping import ping_answered
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
@@ -453,12 +454,6 @@ class CheckResult:
     passed: bool
 
 
-def _answered(output: str, to: str) -> bool:
-    address = re.escape(to)
-    pattern = rf"{address}:? icmp_seq=\d+ ttl=|bytes from {address}\b|Success rate is [1-9]"
-    return re.search(pattern, output) is not None
-
-
 def _ping(node: Node, to: str) -> str:
     if node.node_type == "vpcs":
         # one probe, 100 ms before the prompt returns (VPCS waits its interval, 1 s by default,
@@ -534,7 +529,7 @@ async def verify_plan(
     for (name, targets), outcome in zip(pingable.items(), outcomes, strict=True):
         for i, target in enumerate(targets):
             output = outcome.results[i].output if i < len(outcome.results) else ""
-            answered[name, target] = _answered(output, target)
+            answered[name, target] = ping_answered(output, target)
     # a second and last try for the addresses that did not answer the first probe
     again = {
         name: [t for t in targets if not answered[name, t]]
@@ -549,7 +544,7 @@ async def verify_plan(
     for (name, targets), outcome in zip(again.items(), retried, strict=True):
         for i, target in enumerate(targets):
             output = outcome.results[i].output if i < len(outcome.results) else ""
-            answered[name, target] = _answered(output, target)
+            answered[name, target] = ping_answered(output, target)
     for name, targets in pingable.items():
         checks += [CheckResult(f"{name} pings {t}", answered[name, t]) for t in targets]
     for name, targets in pings.items():

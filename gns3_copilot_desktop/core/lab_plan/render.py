@@ -11,6 +11,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gns3_copilot_desktop.core.devices.prompts import DeviceKind
+from gns3_copilot_desktop.core.devices.targets import kind_for_node_type
 from gns3_copilot_desktop.core.lab_plan.spec import Platform
 
 PLATFORM_OF_NODE_TYPE: dict[str, Platform] = {"vpcs": "vpcs", "dynamips": "ios", "iou": "ios"}
@@ -33,9 +35,17 @@ def platform_for(node_type: str, chosen: Platform) -> Platform:
 
 
 def render_config(
-    platform: Platform, addresses: Sequence[InterfaceAddress], *, ospf: bool = False
+    platform: Platform,
+    addresses: Sequence[InterfaceAddress],
+    *,
+    ospf: bool = False,
+    node_type: str = "",
 ) -> tuple[str, ...]:
-    """The configuration lines of one device (empty when there is nothing to configure)."""
+    """The configuration lines of one device (empty when there is nothing to configure).
+
+    FRR is configured in vtysh's own lines where the console lands in vtysh (the project's
+    router appliance, a QEMU node); where it is a Linux shell (a Docker FRR image) the same lines
+    go through one ``vtysh -c`` command."""
     if not addresses and not ospf:
         return ()
     if platform == "vpcs":
@@ -43,7 +53,9 @@ def render_config(
     if platform == "ios":
         return _ios(addresses, ospf)
     if platform == "frr":
-        return _frr(addresses, ospf)
+        if kind_for_node_type(node_type) is DeviceKind.LINUX:
+            return _frr_from_shell(addresses, ospf)
+        return _frr_in_vtysh(addresses, ospf)
     return ()
 
 
@@ -94,7 +106,13 @@ def frr_lines(addresses: Sequence[InterfaceAddress], ospf: bool) -> tuple[str, .
     return tuple(lines)
 
 
-def _frr(addresses: Sequence[InterfaceAddress], ospf: bool) -> tuple[str, ...]:
+def _frr_in_vtysh(addresses: Sequence[InterfaceAddress], ospf: bool) -> tuple[str, ...]:
+    """The vtysh lines, pushed in vtysh's configuration mode as an IOS device's are (kept by
+    the plan's explicit snapshot, `write memory`, as IOS's are)."""
+    return frr_lines(addresses, ospf)
+
+
+def _frr_from_shell(addresses: Sequence[InterfaceAddress], ospf: bool) -> tuple[str, ...]:
     """One shell command that runs the vtysh lines (the console is a Linux shell)."""
     lines = frr_lines(addresses, ospf)
     if not lines:

@@ -451,7 +451,12 @@ def validate_plan(
         raise PlanInvalidError(checker.problems)
     configs: dict[str, tuple[str, ...]] = {}
     for plan in checker.plans.values():
-        lines = render_config(plan.platform, addresses.get(plan.node.name, []), ospf=plan.spec.ospf)
+        lines = render_config(
+            plan.platform,
+            addresses.get(plan.node.name, []),
+            ospf=plan.spec.ospf,
+            node_type=plan.node.node_type,
+        )
         if lines:
             configs[plan.node.name] = lines
     return ValidatedPlan(

@@ -7,6 +7,8 @@ import ipaddress
 import pytest
 from pydantic import ValidationError
 
+from gns3_copilot_desktop.core.devices import DeviceKind
+from gns3_copilot_desktop.core.devices.policy import check_command
 from gns3_copilot_desktop.core.gns3.models import Link, LinkEnd, Node, Port, Template
 from gns3_copilot_desktop.core.lab_plan.apply import ping_targets
 from gns3_copilot_desktop.core.lab_plan.diff import diff_plan, plan_picture
@@ -74,7 +76,13 @@ def test_rendering_per_platform() -> None:
     )
     assert "network 10.0.0.0 0.0.0.3 area 0" in ios
     assert frr_lines([item], True)[:2] == ("interface Ethernet0/0", "ip address 10.0.0.1/30")
-    [shell, _] = render_config("frr", [item], ospf=True)
+    # the project's router (QEMU) lands in vtysh: its lines are pushed as they are, and each is
+    # a configuration line the gate lets through, never a shell command
+    in_vtysh = render_config("frr", [item], ospf=True, node_type="qemu")
+    assert in_vtysh == frr_lines([item], True) and not any("vtysh" in x for x in in_vtysh)
+    assert all(check_command(line, kind=DeviceKind.IOS) is None for line in in_vtysh)
+    # a Docker FRR image's console is a shell: the same lines through one vtysh command
+    [shell, _] = render_config("frr", [item], ospf=True, node_type="docker")
     assert shell.startswith("vtysh -c 'configure terminal' -c 'interface Ethernet0/0'")
     assert render_config("none", [item]) == ()
 
