@@ -129,35 +129,38 @@ def _sealed(candidate: _Candidate) -> InjectedFault:
 
 
 def _node_binding(fault: Fault, lab: _LabNode, nodes: dict[str, _LabNode]) -> _Candidate | None:
-    """The fault's parameters on ``lab`` (a started VPCS with an address and a peer), or None."""
+    """The fault's parameters on ``lab`` (a started VPCS with an address), or None when the
+    fault needs what this lab lacks: a peer in the host's subnet for most faults, a host beyond
+    its gateway for a wrong gateway (a host alone in its subnet behind a router has only that)."""
     if lab.node.status != "started" or lab.address is None:
         return None
     here = lab.address
-    peers = [
-        n for n in nodes.values()
-        if n is not lab and n.address is not None and n.address.ip in here.network
-    ]  # fmt: skip
-    if not peers:
-        return None
-    peer = sorted(peers, key=lambda n: n.node.name)[0]
-    assert peer.address is not None
     size = here.network.num_addresses
     wrong = ipaddress.IPv4Address((int(here.ip) + size) % 2**32)
     params = {
         "node": lab.node.name,
-        "peer": peer.node.name,
         "address": str(here.ip),
         "prefix": str(here.network.prefixlen),
         "mask": str(here.network.netmask),
         "gateway": lab.gateway,
-        "peer_address": str(peer.address.ip),
         "wrong_address": str(wrong),
     }
-    for longer in range(here.network.prefixlen + 1, 31):
-        if peer.address.ip not in ipaddress.ip_interface(f"{here.ip}/{longer}").network:
-            params["wrong_prefix"] = str(longer)
-            break
+    peers = [
+        n for n in nodes.values()
+        if n is not lab and n.address is not None and n.address.ip in here.network
+    ]  # fmt: skip
+    if peers:
+        peer = sorted(peers, key=lambda n: n.node.name)[0]
+        assert peer.address is not None
+        params["peer"], params["peer_address"] = peer.node.name, str(peer.address.ip)
+        for longer in range(here.network.prefixlen + 1, 31):
+            if peer.address.ip not in ipaddress.ip_interface(f"{here.ip}/{longer}").network:
+                params["wrong_prefix"] = str(longer)
+                break
+    # not a host's address, nor the gateway itself (a router's address is no host's: on a lab
+    # whose router holds the subnet's last address, that address was drawn as the "wrong" one)
     taken = {str(n.address.ip) for n in nodes.values() if n.address is not None}
+    taken |= {n.gateway for n in nodes.values() if n.gateway}
     spare = [str(h) for h in reversed(list(here.network.hosts())[-8:]) if str(h) not in taken]
     if lab.gateway and spare:
         params["wrong_gateway"] = spare[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.practice import engine as eng
 from gns3_copilot_desktop.core.practice import lab_facts
 from gns3_copilot_desktop.core.practice.catalog import load_catalog
@@ -146,3 +147,25 @@ async def test_a_fault_that_comes_back_between_the_two_checks_is_not_solved(
     assert (await store.get("e1")).status == "active"
     report = await engine.check("e1")  # steady now: two passes in a row
     assert report.solved and (await store.get("e1")).status == "solved"
+
+
+def _host(name: str, address: str, gateway: str) -> lab_facts._LabNode:
+    node = Node(node_id=name, name=name, node_type="vpcs", status="started")
+    return lab_facts._LabNode(node, "vpcs", ipaddress.IPv4Interface(address), gateway)
+
+
+def test_a_host_alone_behind_a_router_gets_a_wrong_gateway_not_its_own() -> None:
+    """PC1 - R1 - PC2, one host per subnet, the router on each subnet's last address: the wrong
+    gateway binds (no peer in the subnet is needed for it), and the "wrong" address drawn is
+    never the router's, which is the right one."""
+    nodes = {
+        "PC1": _host("PC1", "192.0.2.1/24", "192.0.2.254"),
+        "PC2": _host("PC2", "198.51.100.1/24", "198.51.100.254"),
+    }
+    catalog = load_catalog()
+    wrong_gateway = lab_facts._node_binding(catalog.get("vpcs-wrong-gateway"), nodes["PC1"], nodes)
+    assert wrong_gateway is not None
+    assert wrong_gateway.params["beyond"] == "198.51.100.1"
+    assert wrong_gateway.params["wrong_gateway"] not in ("192.0.2.254", "192.0.2.1")
+    # a fault that needs a neighbour in the subnet does not bind on a host without one
+    assert lab_facts._node_binding(catalog.get("vpcs-wrong-mask"), nodes["PC1"], nodes) is None
