@@ -32,6 +32,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import TypeAdapter
 
 from gns3_copilot_desktop.core.errors import SessionStoreError
+from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.core.sessions import schema
 from gns3_copilot_desktop.core.sessions.base import LEASE_S, SessionStoreBase, lease_is_free
 from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
@@ -576,7 +577,7 @@ def _own_database(path: Path, key: bytes, trust_unsigned: bool) -> tuple[Path, P
         path = own_path_beside(path)
     else:
         raise SessionStoreError(f"No database of this computer can be made beside {foreign}.")
-    _private(path)
+    detect_platform().private_file(path)
     return path, foreign
 
 
@@ -592,16 +593,6 @@ def _has_mark(path: Path) -> bool:
     except sqlite3.Error:
         return True  # unreadable: never adopt it
     return found is not None
-
-
-def _private(path: Path) -> None:
-    """Folder 0700, database file 0600 (SQLite gives its -wal and -shm the file's mode)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    with contextlib.suppress(OSError):
-        os.chmod(path.parent, 0o700)
-    path.touch(mode=0o600, exist_ok=True)
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o600)
 
 
 async def _sign(conn: aiosqlite.Connection, key: bytes) -> None:
