@@ -230,100 +230,100 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="96" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="99" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="366" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="105" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="362" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="101" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="102" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="108" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="111" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="114" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="168" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="177" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="208" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="212" />
         <source>Continue this conversation</source>
         <translation>继续此对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="215" />
         <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
         <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="226" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="222" />
         <source>Continue this imported conversation</source>
         <translation>继续此导入的对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="356" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="352" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="454" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="450" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="471" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="467" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="485" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="481" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="490" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="497" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="493" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2923,201 +2923,201 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="59" />
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="52" />
         <source>Tutor</source>
         <translation>导师</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="68" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="54" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="55" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="75" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="61" />
         <source>Teaches how to find the problem: reads the lab, never changes it, asks what you see.</source>
         <translation>教你如何找到问题：读取实验但从不更改，并询问你看到了什么。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="66" />
         <source>Exercises: faults injected into the lab after your approval, a sealed answer, your fix checked.</source>
         <translation>练习：经你批准后向实验注入故障，答案密封，并检查你的修复。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="85" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="71" />
         <source>Reads and changes the lab for you, each change after your approval.</source>
         <translation>为你读取和更改实验，每项更改都需你批准。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="86" />
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="88" />
         <source>%1 min ago</source>
         <translation>%1 分钟前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="92" />
         <source>%1 h ago</source>
         <translation>%1 小时前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="97" />
         <source>yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="113" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="99" />
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="129" />
         <source>, pinned</source>
         <translation>，已置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="150" />
         <source>Search titles and messages</source>
         <translation>搜索标题和消息内容</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="153" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="179" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="160" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="161" />
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="188" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="169" />
         <source>New session (the arrow chooses Assistant, Tutor or Practice)</source>
         <translation>新建会话（点击箭头选择助手、导师或练习）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="193" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="174" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="365" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="194" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="346" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="175" />
         <source>Rename session</source>
         <translation>重命名会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="336" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="317" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="179" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="180" />
         <source>Pin or unpin session</source>
         <translation>置顶或取消置顶会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="203" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="184" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="394" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="204" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="375" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="185" />
         <source>Delete session</source>
         <translation>删除会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="189" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="38" />
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="39" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="190" />
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="194" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="195" />
         <source>Import an exported session as a new, read-only conversation</source>
         <translation>将导出的会话导入为新的只读对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="229" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="210" />
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="334" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="315" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="366" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="347" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="395" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/panel.py" line="376" />
         <source>Delete “%1” and its whole conversation? This cannot be undone.</source>
         <translation>删除“%1”及其全部对话内容？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/list_rows.py" line="33" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/list_rows.py" line="27" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/sessions/list_rows.py" line="43" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="30" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="31" />
         <source>Markdown (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="40" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="41" />
         <source>JSON (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="59" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="61" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="71" />
         <source>Import session</source>
         <translation>导入会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="73" />
         <source>Session exports (*.md *.json)</source>
         <translation>会话导出文件 (*.md *.json)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="98" />
+        <location filename="../../gns3_copilot_desktop/ui/sessions/session_files.py" line="100" />
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>

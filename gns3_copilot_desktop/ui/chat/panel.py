@@ -36,12 +36,8 @@ from gns3_copilot_desktop.ui.chat.message_view import NOT_RUN_TEXT, MessageView
 from gns3_copilot_desktop.ui.chat.status_line import StatusLine
 from gns3_copilot_desktop.ui.practice.panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
-from gns3_copilot_desktop.ui.sessions.panel import (
-    SessionsPanel,
-    mode_description,
-    mode_name,
-    shown_title,
-)
+from gns3_copilot_desktop.ui.sessions.list_rows import shown_title
+from gns3_copilot_desktop.ui.sessions.panel import SessionsPanel, mode_description, mode_name
 from gns3_copilot_desktop.ui.theme import style_sheet
 
 SIDE_BY_SIDE_PX = 560

@@ -12,10 +12,20 @@ from collections.abc import Callable
 from PyQt6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt
 from PyQt6.QtWidgets import QLineEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
+
 SESSION_ID_ROLE = Qt.ItemDataRole.UserRole
 """The row's session id."""
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
 """The row's session title as stored (the row's text adds a star and a second line)."""
+
+
+def shown_title(title: str | None) -> str:
+    """A session's title as shown: an untitled session (the core names it in English) is named
+    in the user's language."""
+    if not title or title == DEFAULT_TITLE:
+        return QCoreApplication.translate("SessionsPanel", "New conversation")
+    return title
 
 
 class TitleEditDelegate(QStyledItemDelegate):

@@ -4,8 +4,9 @@ Pinned sessions come first, then the newest; each row shows the title and a rela
 search box looks through titles and message text (the backend's full-text search). Deleting asks
 for confirmation. All backend calls are awaited on the qasync loop; the list never blocks the UI.
 
-A session as a file (export, import) is in `session_files`; what a row keeps and its in-place
-title editor in `list_rows`.
+A session as a file (export, import) is in `session_files`, the panel's Export and Import actions
+in `file_actions`; what a row keeps, its title as shown and its in-place title editor in
+`list_rows`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from pathlib import Path
 
 from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer, pyqtSignal
@@ -33,31 +33,17 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
-from gns3_copilot_desktop.core.sessions.models import DEFAULT_TITLE
 from gns3_copilot_desktop.ui.backends.base import ChatBackend, SessionEntry, SessionMode
-from gns3_copilot_desktop.ui.file_folders import FileFolders
 from gns3_copilot_desktop.ui.qt_async import spawn
+from gns3_copilot_desktop.ui.sessions.file_actions import SessionFileActions
 from gns3_copilot_desktop.ui.sessions.list_rows import (
     SESSION_ID_ROLE,
     TITLE_ROLE,
     TitleEditDelegate,
-)
-from gns3_copilot_desktop.ui.sessions.session_files import (
-    ask_export_target,
-    ask_import_file,
-    read_export,
-    write_export,
+    shown_title,
 )
 
 SEARCH_DELAY_MS = 250
-
-
-def shown_title(title: str | None) -> str:
-    """A session's title as shown: an untitled session (the core names it in English) is named
-    in the user's language."""
-    if not title or title == DEFAULT_TITLE:
-        return QCoreApplication.translate("SessionsPanel", "New conversation")
-    return title
 
 
 def mode_name(mode: str) -> str:
@@ -145,16 +131,11 @@ def session_item(entry: SessionEntry, now: datetime) -> QListWidgetItem:
     return item
 
 
-class SessionsPanel(QWidget):
+class SessionsPanel(SessionFileActions):
     """The list of sessions. Emits `session_selected(session_id)` when the user opens one."""
 
-    folders: FileFolders | None = None
-    """Where the export and import dialogs open (set by the composition root)."""
-
-    session_selected = pyqtSignal(str)
     session_deleted = pyqtSignal(str)
     renamed = pyqtSignal(str, str)  # session id, new title (the chat's header follows it)
-    refresh_failed = pyqtSignal(str, str)  # user message, error kind (the copilot header shows it)
 
     def __init__(self, backend: ChatBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -400,40 +381,6 @@ class SessionsPanel(QWidget):
         )
         if answer == QMessageBox.StandardButton.Yes:
             spawn(self._delete(entry.session_id))
-
-    def export_selected(self, *_: object) -> None:
-        """Ask for a file and write the selected session to it as Markdown or JSON."""
-        entry = self.selected_entry()
-        if entry is None:
-            return
-        chosen = ask_export_target(self, entry.title, shown_title(entry.title), self.folders)
-        if chosen is not None:
-            target, fmt = chosen
-            spawn(write_export(self._backend, entry.session_id, target, fmt))
-
-    def import_file(self, *_: object) -> None:
-        """Ask for an exported session (Markdown or JSON) and add it as a new conversation.
-
-        Opened from the button's plain Qt callback, like Export's dialog (never from a
-        coroutine: a nested event loop there would run other tasks inside it)."""
-        path = ask_import_file(self, self.folders)
-        if path is not None:
-            spawn(self.import_path(path), name="import-session")
-
-    async def import_path(self, path: Path) -> str | None:
-        """Import the file at ``path``; the new session's id (None when refused: the header
-        says why)."""
-        try:
-            data = await read_export(path)
-            entry = await self._backend.import_session(data)
-        except CopilotError as exc:
-            if not sip.isdeleted(self.list):
-                self.refresh_failed.emit(exc.user_message, type(exc).__name__)
-            return None
-        await self.refresh()
-        if not sip.isdeleted(self.list):
-            self.session_selected.emit(entry.session_id)
-        return str(entry.session_id)
 
     async def _delete(self, session_id: str) -> None:
         await self._backend.delete_session(session_id)
