@@ -2493,22 +2493,22 @@
         <translation>未通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="84" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="77" />
         <source>Practice</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="120" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="113" />
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="231" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="224" />
         <source>Ticket: %1</source>
         <translation>工单:%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="310" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/panel.py" line="303" />
         <source>Practice needs the local agent: exercises run only when the copilot runs on this computer (Settings, Copilot runs on).</source>
         <translation>练习需要本地智能体：只有当 Copilot 在本机运行时才能进行练习（设置 → Copilot 运行位置）。</translation>
     </message>

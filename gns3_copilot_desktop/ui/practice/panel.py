@@ -14,34 +14,30 @@ shows the injection as one "Injected (sealed)" item until then.
 Every engine error is shown in the panel with its text; the buttons come back.
 
 The panel shows the states; its rows are in `rows`, what its buttons do in `starting`, `running`
-and `exercise_files`, its questions in `dialogs`, the conversation's item in `sealed_item` and
-its texts in `texts`.
+and `exercise_files`, its questions in `questions` (over `dialogs`), the conversation's item in
+`sealed_item` and its texts in `texts`.
 """
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PyQt6 import sip
 from PyQt6.QtCore import QCoreApplication, pyqtSignal
 from PyQt6.QtGui import QShowEvent
-from PyQt6.QtWidgets import QFrame, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PyQt6.QtWidgets import QMessageBox, QPushButton, QVBoxLayout, QWidget
 
 from gns3_copilot_desktop.core.errors import CopilotError, ServicesClosedError
-from gns3_copilot_desktop.core.practice.package import TrainerKey
 from gns3_copilot_desktop.core.practice.trust import TrainerKeys
 from gns3_copilot_desktop.core.protocol import ApprovalRequest
 from gns3_copilot_desktop.ui.backends.base import UserDecision, practice_engine
 from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.core_text import core_text
-from gns3_copilot_desktop.ui.file_folders import FileFolders
-from gns3_copilot_desktop.ui.practice import dialogs
 from gns3_copilot_desktop.ui.practice.exercise_files import ExerciseFiles, trainer_keys_of
 from gns3_copilot_desktop.ui.practice.half_height import HalfHeight
+from gns3_copilot_desktop.ui.practice.questions import PanelQuestions
 from gns3_copilot_desktop.ui.practice.rows import (
     ActiveRow,
     PastExercises,
@@ -61,16 +57,13 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.ui.chat.message_view import MessageView
 
 
-class PracticePanel(QFrame):
+class PracticePanel(PanelQuestions):
     """Exercises of one Practice session. Call `set_session` when the chat opens one.
 
     The panel shows the states (idle, waiting for approval, running, ended) and runs each engine
     call through `guarded`; what the buttons do lives in its collaborators: `starting`
     (choose, approve), `running` (check, hint, give up) and `files` (a trainer's exercise files).
     """
-
-    folders: FileFolders | None = None
-    """Where the exercise file dialogs open (set by the composition root)."""
 
     exercise_ended = pyqtSignal(str)
     """An exercise was solved or given up (its id)."""
@@ -338,43 +331,3 @@ class PracticePanel(QFrame):
         """Reload the past exercises."""
         if self.engine is not None:
             self.past.fill(await self.engine.history())
-
-    # --- the dialogs, replaceable (tests answer them without a modal loop) ------------------
-
-    async def ask_trust(self, key: TrainerKey) -> bool:
-        """Whether to trust ``key`` for its trainer from now on (the first file from them).
-        Asked without a nested event loop (a modal exec would wedge the GNS3 GUI's tasks)."""
-        box, trust = dialogs.trust_question(key, self.window())
-        self.trust_box = box
-        try:
-            return await dialogs.answer(box, trust)
-        finally:
-            self.trust_box = None
-
-    async def ask_give_up(self) -> bool:
-        """Whether the learner really gives up (the answer is shown and the score is 0).
-        Asked without a nested event loop, like `ask_trust`."""
-        box, give_up = dialogs.give_up_question(self.window())
-        self.give_up_box = box
-        try:
-            return await dialogs.answer(box, give_up)
-        finally:
-            self.give_up_box = None
-
-    def ask_passphrase(self, confirm: bool) -> str | None:
-        """The passphrase (asked twice to export); None when cancelled or not the same."""
-        return dialogs.ask_passphrase(self, confirm, self.status.error)
-
-    def ask_export_path(self) -> Path | None:
-        """Where to save the exercise file (the documents folder is proposed)."""
-        return dialogs.ask_export_path(self, self.folders)
-
-    def ask_import_path(self) -> Path | None:
-        """The exercise file to import."""
-        return dialogs.ask_import_path(self, self.folders)
-
-    def trainer_name(self) -> str:
-        """The name exercise files are signed with: the GNS3 login, else the computer's user."""
-        workspace = getattr(self._backend, "workspace", None)
-        name = workspace.saved_username() if workspace is not None else ""
-        return name or getpass.getuser() or "trainer"
