@@ -29,12 +29,8 @@ from gns3_copilot_desktop.core.agent.modes import UnknownModeError, parse_mode, 
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry, default_registry
 from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
-from gns3_copilot_desktop.core.agent.turn import (
-    CANCELLED_TEXT,
-    GraphInput,
-    Turn,
-    cancelled_tool_message,
-)
+from gns3_copilot_desktop.core.agent.turn import GraphInput, Turn
+from gns3_copilot_desktop.core.agent.turn_end import CANCELLED_TEXT, cancelled_tool_message
 from gns3_copilot_desktop.core.errors import (
     CopilotError,
     SessionNotFoundError,

@@ -14,22 +14,19 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage, ToolMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.fragments import FragmentGuard
-from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
 from gns3_copilot_desktop.core.agent.state import AgentState
-from gns3_copilot_desktop.core.agent.title import fallback_title, generate_title
 from gns3_copilot_desktop.core.agent.transcript import to_transcript
+from gns3_copilot_desktop.core.agent.turn_end import TurnEnding, _Tally
 from gns3_copilot_desktop.core.errors import (
     CopilotError,
     Gns3AuthError,
@@ -46,21 +43,10 @@ Graph = CompiledStateGraph[AgentState, RunContext, AgentState, AgentState]
 GraphInput = AgentState | Command[Any]
 
 INTERNAL_ERROR = "Something went wrong in the copilot; the details are in the log file."
-CANCELLED_TEXT = "Cancelled by the user before it finished."
 _END = object()
 
 
-@dataclass
-class _Tally:
-    """What a turn adds to the session's stats."""
-
-    messages: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    recorded: list[AnyMessage] = field(default_factory=list)
-
-
-class Turn:
+class Turn(TurnEnding):
     """One run of the graph for one session (built and driven by `AgentService`)."""
 
     def __init__(
@@ -284,40 +270,6 @@ class Turn:
             yield self._error_chunk
         yield ChatChunk(type="done", elapsed_s=round(self._elapsed(), 3))
 
-    async def _title(self) -> str | None:
-        """The new session's title, asked for after the answer: local servers answer one request
-        at a time, and a title asked first made the user wait for it. A stopped turn takes the
-        message's first words instead of another model call."""
-        if self._title_from is None:
-            return None
-        if self._abort_reason is not None:
-            return fallback_title(self._title_from)
-        # A task of its own, outside the graph's run, so its tokens never enter the chat stream.
-        self._title_task = asyncio.create_task(
-            generate_title(self._ctx.model, self._title_from, self._ctx.limits.title_timeout_s)
-        )
-        try:
-            return await self._title_task
-        except asyncio.CancelledError:
-            if self._title_task.cancelled():
-                return None
-            raise
-
-    async def _close_books(self, title: str | None = None) -> None:
-        """Stats, pending approvals and checkpoint pruning: bounded work, once per turn."""
-        try:
-            await self._store.update_stats(
-                self._sid,
-                messages_delta=self._tally.messages,
-                input_tokens_delta=self._tally.input_tokens,
-                output_tokens_delta=self._tally.output_tokens,
-                title=title,
-            )
-            await self._store.set_pending_approvals(self._sid, self._approvals)
-            await self._store.prune_checkpoints(self._sid)
-        except CopilotError as exc:
-            log.warning("could not update the session after a turn: %s", exc.user_message)
-
     async def _abandon(self, producer: asyncio.Task[None] | None) -> None:
         """The caller left mid-turn: stop everything and leave the session consistent."""
         if self._title_task is not None:
@@ -332,34 +284,6 @@ class Turn:
             log.warning("could not save the cancelled turn: %s", exc.user_message)
         await self._close_books()
 
-    async def _repair_after_cancel(self) -> None:
-        snapshot = await self._graph.aget_state(self._config)
-        in_state = list(snapshot.values.get("messages") or [])
-        fixes: list[AnyMessage] = []
-        if self._partial:
-            fixes.append(
-                AIMessage(
-                    content="".join(self._partial),
-                    id=self._partial_id or f"ai-{uuid.uuid4()}",
-                    response_metadata={"incomplete": "cancelled"},
-                )
-            )
-        answers = {
-            call_id: cancelled_tool_message(call_id, name)
-            for call_id, name in dangling_tool_calls([*in_state, *self._tally.recorded])
-        }
-        state_fixes = [answers[c] for c, _ in dangling_tool_calls(in_state) if c in answers]
-        if fixes or state_fixes:
-            await self._graph.aupdate_state(
-                self._config,
-                {"messages": [*state_fixes, *fixes]},
-                as_node="tools" if state_fixes else "llm_call",
-            )
-        transcript_fixes = [
-            answers[c] for c, _ in dangling_tool_calls(self._tally.recorded) if c in answers
-        ]
-        await self.record([*transcript_fixes, *fixes])
-
     # --- helpers ----------------------------------------------------------------------------
 
     def _chunk(self, chunk: ChatChunk) -> ChatChunk:
@@ -368,18 +292,6 @@ class Turn:
 
     def _elapsed(self) -> float:
         return time.monotonic() - self._started
-
-
-def cancelled_tool_message(call_id: str, name: str, text: str = CANCELLED_TEXT) -> ToolMessage:
-    """The answer given to a tool call that never finished."""
-    return ToolMessage(
-        content=text,
-        tool_call_id=call_id,
-        name=name,
-        id=f"tool-{uuid.uuid4()}",
-        status="error",
-        response_metadata={"status": "cancelled"},
-    )
 
 
 async def _aclose(stream: AsyncIterator[Any]) -> None:
