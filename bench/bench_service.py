@@ -86,6 +86,11 @@ class ModelProcess:
         self._process.start()
         self.base_url, self.api_key = self._conn.recv()
 
+    @property
+    def pid(self) -> int | None:
+        """The child process (its CPU is reported apart from the service's)."""
+        return self._process.pid
+
     def stop(self) -> list[str]:
         self._conn.send("stop")
         errors: list[str] = self._conn.recv()

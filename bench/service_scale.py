@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import ssl
 import tempfile
 import time
@@ -220,6 +221,59 @@ def _cpu(replicas: list[ServiceProcess]) -> float:
     return sum(r.cpu_s() for r in replicas)
 
 
+def _tree_cpu_s(root: int | None) -> float:
+    """CPU time (user + system) of a process and its live descendants, from /proc (nginx's and
+    PostgreSQL's workers are children of their master)."""
+    if root is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    parent_of: dict[int, int] = {}
+    cpu_of: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        pid = int(entry.name)
+        parent_of[pid] = int(fields[1])
+        cpu_of[pid] = (int(fields[11]) + int(fields[12])) / tick
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parent_of.items() if parent in tree} - tree
+        grown = bool(more)
+        tree |= more
+    return sum(cpu_of.get(pid, 0.0) for pid in tree)
+
+
+@dataclass
+class CpuShares:
+    """Whose CPU a run spent: the figures that say why two replicas cannot double the turns on a
+    machine whose cores the model double, the proxy, the database, GNS3 and the clients share."""
+
+    parts: dict[str, float]
+    wall_s: float
+
+    def text(self) -> str:
+        busy = sum(self.parts.values()) / self.wall_s
+        each = ", ".join(f"{name} {cpu / self.wall_s:.2f}" for name, cpu in self.parts.items())
+        return f"{busy:.2f} cores busy: {each}"
+
+
+def _shares(
+    replicas: list[ServiceProcess], model: ModelProcess, front: Nginx, postgres: Any, gns3: int
+) -> dict[str, float]:
+    return {
+        "service replicas": _cpu(replicas),
+        "model double": _tree_cpu_s(model.pid),
+        "nginx": _tree_cpu_s(front.master_pid()),
+        "PostgreSQL": _tree_cpu_s(postgres.postmaster_pid()),
+        "GNS3 server": _tree_cpu_s(gns3),
+        "bench clients": time.process_time(),
+    }
+
+
 def run(args: argparse.Namespace) -> None:
     """Both parts, then the figures against the targets."""
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
@@ -238,10 +292,12 @@ def run(args: argparse.Namespace) -> None:
             earlier: dict[str, User] = {}
             rates: list[float] = []
             cpu_per_turn: list[float] = []
+            shares: list[CpuShares] = []
             for count in (1, 2):
                 front = start_nginx([f"127.0.0.1:{r.port}" for r in replicas[:count]], ca)
                 fronts.append(front)
                 before = _cpu(replicas)
+                shares_before = _shares(replicas, model, front, postgres, gns3_process.pid)
                 tally, wall = asyncio.run(
                     drive_service(
                         front.url, users[: args.users], project_id, args.seconds, verify=verify
@@ -251,6 +307,8 @@ def run(args: argparse.Namespace) -> None:
                 turns = len(tally.turn_s)
                 rates.append(turns / wall)
                 cpu_per_turn.append((_cpu(replicas) - before) / max(1, turns))
+                after = _shares(replicas, model, front, postgres, gns3_process.pid)
+                shares.append(CpuShares({k: after[k] - shares_before[k] for k in after}, wall))
                 if tally.errors:
                     print(f"  throughput run with {count} replica(s): {tally.errors[:3]}")
                 front.stop()
@@ -310,12 +368,18 @@ def run(args: argparse.Namespace) -> None:
     for line in [*klass.errors, *model_errors][:10]:
         print("  error:", line)
     print(f"  service log lines with ERROR (the kill's cut turns among them): {len(log_errors)}")
+    for count, share in zip((1, 2), shares, strict=True):
+        print(f"  CPU during the {count}-replica run: {share.text()}")
     print(
         json.dumps(
             {
                 "turns_per_s": [round(r, 2) for r in rates],
                 "speedup": round(speedup, 2),
                 "service_cpu_ms_per_turn": [round(c * 1e3, 1) for c in cpu_per_turn],
+                "cores_busy": [
+                    {name: round(cpu / share.wall_s, 2) for name, cpu in share.parts.items()}
+                    for share in shares
+                ],
                 "class_users": len(users),
                 "first_chunk_ms": {
                     "p50": round(_pct(klass.first_chunk_s, 0.5) * 1e3, 1),

@@ -25,7 +25,8 @@ from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.graph import build_graph
 from gns3_copilot_desktop.core.agent.history import dangling_tool_calls, working_state_trim
-from gns3_copilot_desktop.core.agent.modes import UnknownModeError, parse_mode, stored_mode
+from gns3_copilot_desktop.core.agent.modes import stored_mode
+from gns3_copilot_desktop.core.agent.service_sessions import SessionsApi
 from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry, default_registry
 from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
@@ -46,16 +47,11 @@ from gns3_copilot_desktop.core.sessions.decisions import (
     arguments_hash,
 )
 from gns3_copilot_desktop.core.sessions.importer import (
-    CONTINUED_KEY,
-    IMPORTED_KEY,
-    parse_export,
     transcript_context,
 )
 from gns3_copilot_desktop.core.sessions.location import DECISIONS_DB_NAME
 from gns3_copilot_desktop.core.sessions.models import (
     SessionInfo,
-    SessionSearchHit,
-    TranscriptMessage,
 )
 from gns3_copilot_desktop.core.sessions.pg_store import AnyStore
 from gns3_copilot_desktop.core.sessions.serde import UnreadableCheckpointError
@@ -67,7 +63,7 @@ CLOSED_TEXT = "The copilot of this project was closed (the project was closed or
 SUPERSEDED_TEXT = "Not run: the user sent a new message instead of deciding on this call."
 
 
-class AgentService:
+class AgentService(SessionsApi):
     """Chat, history and sessions of one project."""
 
     def __init__(
@@ -233,71 +229,6 @@ class AgentService:
         """The session's messages (the last ``limit``), OpenAI-shaped, from the transcript."""
         messages = await self._store.read_transcript(session_id, limit=limit)
         return ConversationHistory(session_id=session_id, messages=messages)
-
-    # --- sessions ---------------------------------------------------------------------------
-
-    async def list_sessions(self, limit: int | None = None) -> list[SessionInfo]:
-        """Pinned first, then the most recently updated."""
-        return await self._store.list_sessions(limit)
-
-    async def create_session(
-        self, title: str | None = None, mode: str = "assistant"
-    ) -> SessionInfo:
-        """A new empty session in ``mode`` (`modes.MODES`; an unknown mode is refused)."""
-        try:
-            chosen = parse_mode(mode)
-        except UnknownModeError as exc:
-            raise CopilotError(str(exc)) from exc
-        return await self._store.create_session(title, chosen)
-
-    async def import_session(self, data: bytes) -> SessionInfo:
-        """A new session holding an export file's conversation as a read-only transcript
-        (`core.sessions.importer`): plain text only, nothing in it runs or waits for approval.
-        `SessionImportError` says what is wrong with a file that does not parse."""
-        imported = parse_export(data)
-        info = await self._store.create_session(f"{imported.title} (imported)", "assistant")
-        await self._store.append_messages(info.id, imported.messages)
-        await self._store.update_stats(info.id, messages_delta=len(imported.messages))
-        return await self._store.get_session(info.id)
-
-    async def continue_imported(self, session_id: str) -> None:
-        """Let the user talk in an imported session: its next turn starts the agent's working
-        context from the transcript, as quoted plain text."""
-        if await self._imported_state(session_id) is None:
-            raise CopilotError("Only an imported conversation needs to be continued.")
-        marker = TranscriptMessage(role="system", metadata={CONTINUED_KEY: True})
-        await self._store.append_messages(session_id, [marker])
-
-    async def imported_read_only(self, session_id: str) -> bool:
-        """True for an imported session not yet continued (its transcript is read-only)."""
-        state = await self._imported_state(session_id)
-        return state is not None and not state[0]
-
-    async def _imported_state(self, session_id: str) -> tuple[bool, list[TranscriptMessage]] | None:
-        """(continued, transcript) of an imported session, None for any other session."""
-        transcript = await self._store.read_transcript(session_id)
-        if not transcript or not transcript[0].metadata.get(IMPORTED_KEY):
-            return None
-        continued = any(m.metadata.get(CONTINUED_KEY) for m in transcript)
-        return continued, transcript
-
-    async def rename_session(self, session_id: str, title: str) -> None:
-        """Set a session's title."""
-        await self._store.rename_session(session_id, title)
-
-    async def set_pinned(self, session_id: str, pinned: bool) -> None:
-        """Pin or unpin a session."""
-        await self._store.set_pinned(session_id, pinned)
-
-    async def delete_session(self, session_id: str) -> None:
-        """Delete a session: index row, transcript, checkpoints and writes; space reclaimed."""
-        async with self._lock(session_id):
-            await self._store.delete_session(session_id)
-        self._locks.pop(session_id, None)
-
-    async def search_sessions(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
-        """Sessions whose title or messages contain the query's words."""
-        return await self._store.search(query, limit)
 
     # --- internals --------------------------------------------------------------------------
 
