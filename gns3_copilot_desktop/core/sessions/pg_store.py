@@ -22,7 +22,6 @@ import logging
 import os
 import socket
 import time
-import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -32,14 +31,9 @@ from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreE
 from gns3_copilot_desktop.core.sessions.base import LEASE_S, SessionStoreBase, lease_is_free
 from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
 from gns3_copilot_desktop.core.sessions.models import (
-    HIGHLIGHT_END,
-    HIGHLIGHT_START,
     SessionInfo,
-    SessionSearchHit,
-    TranscriptMessage,
 )
-from gns3_copilot_desktop.core.sessions.rows import merge_hits, message_row
-from gns3_copilot_desktop.core.sessions.search import MAX_WORDS
+from gns3_copilot_desktop.core.sessions.pg_transcript import PostgresTranscript, pg_error
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 from gns3_copilot_desktop.core.sessions.store import SessionStore, StoreNotice
 from gns3_copilot_desktop.core.tasks import to_the_end
@@ -103,31 +97,7 @@ _SESSION_COLUMNS = (
     " to_timestamp(updated_at) AS updated_at, message_count, input_tokens, output_tokens,"
     " pinned, mode, coalesce(pending_approval, '[]'::jsonb) AS pending_approvals"
 )
-_MESSAGE_COLUMNS = (
-    "seq, message_id AS id, role, content, name, tool_call_id,"
-    " coalesce(tool_calls, '[]'::jsonb) AS tool_calls,"
-    " coalesce(metadata, '{}'::jsonb) AS metadata, created_at"
-)
 _LOCK_ID = 0x6E53  # pg_advisory_xact_lock: one schema set-up at a time
-
-
-def tsquery_text(text: str) -> str | None:
-    """A ``to_tsquery('simple', ...)`` expression for what the user typed: every word quoted as
-    a lexeme (so ``&``, ``|``, ``!``, ``:``, parentheses are text), ANDed, the last a prefix."""
-    words = [w for w in text.split() if any(unicodedata.category(c)[0] in "LNM" for c in w)]
-    if not words:
-        return None
-    lexemes = []
-    for word in words[:MAX_WORDS]:
-        # what to_tsvector('simple') keeps of it: its letters and digits, lower-cased
-        for part in "".join(
-            c if unicodedata.category(c)[0] in "LNM" else " " for c in word
-        ).split():
-            lexemes.append("'" + part.lower().replace("'", "''").replace("\\", "\\\\") + "'")
-    if not lexemes:
-        return None
-    lexemes[-1] += ":*"
-    return " & ".join(lexemes)
 
 
 def is_postgres_url(url: str) -> bool:
@@ -135,11 +105,7 @@ def is_postgres_url(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
-def _db_error(action: str, exc: Exception) -> SessionStoreError:
-    return SessionStoreError(f"Could not {action}: {exc}.")
-
-
-class PostgresSessionStore(SessionStoreBase):
+class PostgresSessionStore(PostgresTranscript, SessionStoreBase):
     """One project's sessions in a shared PostgreSQL database (see the module docstring)."""
 
     PLACEHOLDER = "%s"
@@ -275,64 +241,7 @@ class PostgresSessionStore(SessionStoreBase):
         except SessionNotFoundError:
             raise
         except Exception as exc:
-            raise _db_error("delete the conversation", exc) from exc
-
-    # --- transcript --------------------------------------------------------------------------
-
-    async def append_messages(
-        self, sid: str, messages: Sequence[TranscriptMessage]
-    ) -> list[TranscriptMessage]:
-        """Append messages; returns them with their ``seq`` set."""
-        if not messages:
-            return []
-        try:
-            async with self._pool.connection() as conn, conn.transaction():
-                cur = await conn.execute(
-                    "UPDATE copilot_sessions SET updated_at = %s"
-                    " WHERE project_id = %s AND thread_id = %s",
-                    (time.time(), self.project_id, sid),
-                )
-                if cur.rowcount == 0:
-                    raise _not_found(sid)
-                # the session row is locked by the UPDATE: concurrent appends get distinct seqs
-                row = await (
-                    await conn.execute(
-                        "SELECT coalesce(max(seq), 0) AS s FROM copilot_transcript"
-                        " WHERE thread_id = %s",
-                        (sid,),
-                    )
-                ).fetchone()
-                first = int(row["s"]) + 1
-                stored = [m.model_copy(update={"seq": first + i}) for i, m in enumerate(messages)]
-                async with conn.cursor() as cursor:
-                    await cursor.executemany(
-                        "INSERT INTO copilot_transcript (thread_id, seq, message_id, role,"
-                        " content, name, tool_call_id, tool_calls, metadata, created_at)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)",
-                        [message_row(sid, m) for m in stored],
-                    )
-        except SessionNotFoundError:
-            raise
-        except Exception as exc:
-            raise _db_error("save the conversation", exc) from exc
-        return stored
-
-    async def read_transcript(
-        self, sid: str, limit: int | None = None, before_seq: int | None = None
-    ) -> list[TranscriptMessage]:
-        """All messages in order, or the last ``limit`` before ``before_seq``."""
-        await self.get_session(sid)  # another project's session is not found here
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM copilot_transcript WHERE thread_id = %s"
-        params: list[Any] = [sid]
-        if before_seq is not None:
-            sql += " AND seq < %s"
-            params.append(before_seq)
-        sql += " ORDER BY seq DESC LIMIT %s"
-        params.append(limit)
-        rows = await self._select("read the conversation", sql, params)
-        messages = [TranscriptMessage.model_validate(r) for r in rows]
-        messages.sort(key=lambda m: m.seq)
-        return messages
+            raise pg_error("delete the conversation", exc) from exc
 
     # --- turns of other processes ---------------------------------------------------------
 
@@ -359,54 +268,8 @@ class PostgresSessionStore(SessionStoreBase):
                     (sid, owner, socket.gethostname(), os.getpid(), now + LEASE_S),
                 )
         except Exception as exc:
-            raise _db_error("start the turn", exc) from exc
+            raise pg_error("start the turn", exc) from exc
         return None
-
-    # --- search ------------------------------------------------------------------------------
-
-    async def search(self, query: str, limit: int = 50) -> list[SessionSearchHit]:
-        """Titles first, then each session's best message, with a highlighted snippet."""
-        match = tsquery_text(query)
-        if match is None or limit <= 0:
-            return []
-        titles = await self._select(
-            "search the conversations",
-            "SELECT thread_id, title FROM copilot_sessions"
-            " WHERE project_id = %s AND title_tsv @@ to_tsquery('simple', %s)"
-            " ORDER BY ts_rank(title_tsv, to_tsquery('simple', %s)) DESC, id LIMIT %s",
-            (self.project_id, match, match, limit),
-        )
-        options = (
-            f"StartSel={HIGHLIGHT_START}, StopSel={HIGHLIGHT_END}, MaxWords=12, MinWords=4,"
-            " ShortWord=1, FragmentDelimiter=…, MaxFragments=1"
-        )
-        messages = await self._select(
-            "search the conversations",
-            """
-            SELECT best.thread_id, s.title,
-                   ts_headline('simple', t.content, to_tsquery('simple', %s), %s) AS snip,
-                   t.message_id, t.seq, t.role
-            FROM (
-                SELECT DISTINCT ON (t.thread_id) t.thread_id, t.id,
-                       ts_rank(t.tsv, to_tsquery('simple', %s)) AS rank
-                FROM copilot_transcript t JOIN copilot_sessions s ON s.thread_id = t.thread_id
-                WHERE s.project_id = %s AND t.tsv @@ to_tsquery('simple', %s)
-                ORDER BY t.thread_id, rank DESC, t.id
-            ) AS best
-            JOIN copilot_transcript t ON t.id = best.id
-            JOIN copilot_sessions s ON s.thread_id = best.thread_id
-            ORDER BY best.rank DESC, best.id LIMIT %s
-            """,
-            (match, options, match, self.project_id, match, limit + len(titles)),
-        )
-        return merge_hits(
-            [(r["thread_id"], r["title"]) for r in titles],
-            [
-                (r["thread_id"], r["title"], r["snip"], r["message_id"], r["seq"], r["role"])
-                for r in messages
-            ],
-            limit,
-        )
 
     # --- checkpoints -------------------------------------------------------------------------
 
@@ -427,7 +290,7 @@ class PostgresSessionStore(SessionStoreBase):
                 for row in namespaces:
                     deleted += await _prune_namespace(conn, sid, row["checkpoint_ns"], keep_latest)
         except Exception as exc:
-            raise _db_error("compact the conversation's checkpoints", exc) from exc
+            raise pg_error("compact the conversation's checkpoints", exc) from exc
         return deleted
 
     def decision_log(self) -> PostgresDecisionLog:
@@ -444,7 +307,7 @@ class PostgresSessionStore(SessionStoreBase):
                 cur = await conn.execute(sql, params)
                 return int(cur.rowcount)
         except Exception as exc:
-            raise _db_error(action, exc) from exc
+            raise pg_error(action, exc) from exc
 
     async def _select(self, action: str, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
         self._check_open()
@@ -453,7 +316,7 @@ class PostgresSessionStore(SessionStoreBase):
                 cur = await conn.execute(sql, params)
                 return list(await cur.fetchall())
         except Exception as exc:
-            raise _db_error(action, exc) from exc
+            raise pg_error(action, exc) from exc
 
     async def _update_session(
         self, sid: str, assignments: str, params: Iterable[Any], action: str
