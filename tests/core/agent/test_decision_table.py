@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
-from gns3_copilot_desktop.core.agent.graph import DUPLICATE_ID_TEXT
+from gns3_copilot_desktop.core.agent.tool_node import DUPLICATE_ID_TEXT
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from tests.helpers.agent import Lab, ServiceFactory, collect, run_context, types_of
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
-from gns3_copilot_desktop.core.agent.graph import EDITED_TEXT
+from gns3_copilot_desktop.core.agent.tool_node import EDITED_TEXT
 from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
 from gns3_copilot_desktop.core.devices import ConsoleTarget, DeviceKind
