@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gns3_copilot_desktop.core.agent.tools.device_tools import config_changes, config_preview
+from gns3_copilot_desktop.core.agent.tools.device_results import config_changes, config_preview
 from gns3_copilot_desktop.core.devices.batch import DeviceOutcome, scrub_outcome
 from gns3_copilot_desktop.core.devices.console_data import CommandResult, DeviceCredentials
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.tools.device_tools import config_changes, config_preview
+from gns3_copilot_desktop.core.agent.tools.device_results import config_changes, config_preview
 from gns3_copilot_desktop.core.devices import (
     CommandRefusedError,
     DeviceConsole,

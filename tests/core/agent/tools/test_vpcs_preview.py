@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.agent.tools.device_tools import config_preview, vpcs_ip_target
+from gns3_copilot_desktop.core.agent.tools.device_results import config_preview, vpcs_ip_target
 
 SHOW_IP = "\n".join(
     [
