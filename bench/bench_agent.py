@@ -39,7 +39,8 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
-from gns3_copilot_desktop.core.agent.model_factory import CompatibleChatOpenAI, warm_up
+from gns3_copilot_desktop.core.agent.model_factory import warm_up
+from gns3_copilot_desktop.core.agent.model_quirks import CompatibleChatOpenAI
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools import AgentTool, NoArgs, ToolResult, default_registry
 from gns3_copilot_desktop.core.gns3 import Gns3Client

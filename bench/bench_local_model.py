@@ -32,12 +32,8 @@ import httpx
 from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
 
 from gns3_copilot_desktop.core.agent.graph import READS_ONLY_PROMPT
-from gns3_copilot_desktop.core.agent.model_factory import (
-    SERVER_QUIRKS,
-    CompatibleChatOpenAI,
-    LlmConfig,
-    create_base_model,
-)
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.model_quirks import SERVER_QUIRKS, CompatibleChatOpenAI
 from gns3_copilot_desktop.core.agent.modes import offered_in_learner_modes
 from gns3_copilot_desktop.core.agent.prompts import system_prompt
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry

@@ -257,7 +257,7 @@ def test_the_errors_and_notices_of_the_core_read_in_chinese(chinese: QTranslator
     import httpx
 
     from gns3_copilot_desktop.core.agent.budget import plan_call
-    from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
+    from gns3_copilot_desktop.core.agent.model_errors import CUT_OFF_TEXT, map_provider_error
     from gns3_copilot_desktop.core.agent.turn import INTERNAL_ERROR
     from gns3_copilot_desktop.core.sessions.recovery import Recovery
     from gns3_copilot_desktop.core.sessions.store import FOREIGN_TEXT, recovered_text

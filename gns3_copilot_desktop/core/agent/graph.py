@@ -53,7 +53,7 @@ from gns3_copilot_desktop.core.agent.history import (
 )
 from gns3_copilot_desktop.core.agent.intent import asks_for_change
 from gns3_copilot_desktop.core.agent.labtext import frame_tool_results, new_tag
-from gns3_copilot_desktop.core.agent.model_factory import CUT_OFF_TEXT, map_provider_error
+from gns3_copilot_desktop.core.agent.model_errors import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.modes import (
     is_restricted,
     offered_in_learner_modes,

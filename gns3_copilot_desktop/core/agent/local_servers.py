@@ -29,7 +29,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from gns3_copilot_desktop.core.agent.model_factory import OLLAMA_DEFAULT_HOST, LlmConfig, ServerKind
+from gns3_copilot_desktop.core.agent.model_factory import OLLAMA_DEFAULT_HOST, LlmConfig
+from gns3_copilot_desktop.core.agent.model_quirks import ServerKind
 from gns3_copilot_desktop.core.agent.server_process import llama_cpp_python_window
 
 log = logging.getLogger(__name__)

@@ -14,18 +14,13 @@ endpoint the user chose, when a call is made.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import errno
 import importlib
 import importlib.util
-import ipaddress
-import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
-from urllib.parse import urlsplit
 
 import httpx
 from langchain.chat_models import init_chat_model
@@ -34,13 +29,24 @@ from langchain_core.messages import (
     AIMessageChunk,
     BaseMessage,
     HumanMessage,
-    ToolCallChunk,
 )
-from langchain_core.outputs import ChatGenerationChunk
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from gns3_copilot_desktop.core.agent.model_errors import (
+    _provider_text,
+    _status_code,
+    map_provider_error,
+)
+from gns3_copilot_desktop.core.agent.model_quirks import (
+    SERVER_QUIRKS,
+    CompatibleChatOpenAI,
+    ServerKind,
+    is_local_url,
+    model_name,
+    quirks_for,
+)
 from gns3_copilot_desktop.core.errors import ModelConfigError, ModelProviderError
 
 log = logging.getLogger(__name__)
@@ -67,294 +73,6 @@ ENV_KEYS: dict[str, str] = {
     "deepseek": "DEEPSEEK_API_KEY",
 }
 _KEYLESS_PROVIDERS = ("ollama", "openai_compatible")
-
-
-# --- what each server needs on the wire ---------------------------------------------------------
-
-ServerKind = Literal[
-    "openai", "deepseek", "llama_cpp_python", "llama_cpp", "ollama", "lm_studio", "compatible"
-]
-
-
-@dataclass(frozen=True)
-class ServerQuirks:
-    """How one kind of OpenAI-compatible server must be spoken to (one row of `SERVER_QUIRKS`)."""
-
-    max_tokens_field: Literal["max_completion_tokens", "max_tokens"]
-    """The answer-length limit's name. langchain-openai sends OpenAI's newer
-    ``max_completion_tokens``; llama.cpp's servers ignore it and generate without a limit."""
-    empty_content_for_tool_calls: bool
-    """Send ``"content": ""`` instead of ``null`` on an assistant message with tool calls:
-    llama-cpp-python's server answers such a ``null`` with HTTP 500."""
-    tool_choice_auto: bool
-    """Send ``tool_choice: "auto"`` when tools are bound: without it llama-cpp-python's
-    function-calling chat format leaves the tools out of the prompt."""
-    streams_tool_calls: bool
-    """False: ask without streaming whenever tools are bound (llama-cpp-python refuses to
-    stream an automatic tool choice). Plain answers without tools still stream."""
-    compiles_schema_limits: bool = True
-    """False: leave the limits out of the tool schemas sent (`GRAMMAR_LIMIT_KEYWORDS`). llama.cpp's
-    and llama-cpp-python's grammar builders turn a ``maxLength`` of 2,000 into a rule repeated
-    2,000 times; llama-cpp-python 0.3 failed to parse it and its process died. Our own parser
-    (`ToolRegistry.resolve`) still enforces every limit on the arguments that come back."""
-    local: bool = False
-    """A model server on the user's computer (or lab): small models, slow prompt reading, so a
-    turn is offered only the tools it needs (`AgentLimits.tools_on_request`)."""
-
-
-# Each row is exercised by tests/core/agent/test_model_quirks.py (the wire format, on the scripted
-# server) and, for llama-cpp-python, by tests/core/agent/test_local_model_live.py (the real one).
-SERVER_QUIRKS: dict[str, ServerQuirks] = {
-    "openai": ServerQuirks("max_completion_tokens", False, False, True),
-    "deepseek": ServerQuirks("max_tokens", False, False, True),
-    "llama_cpp_python": ServerQuirks("max_tokens", True, True, False, False, local=True),
-    "llama_cpp": ServerQuirks("max_tokens", True, True, True, False, local=True),
-    "ollama": ServerQuirks("max_tokens", True, True, True, local=True),
-    # LM Studio builds llama.cpp grammars too; an unknown server may be any of them
-    "lm_studio": ServerQuirks("max_tokens", True, True, True, False, local=True),
-    "compatible": ServerQuirks("max_tokens", True, True, True, False),
-}
-
-# JSON-schema keywords a grammar builder turns into repeated rules or cannot compile: string
-# lengths, regular expressions, formats and array lengths (``maxItems: 160`` of an object).
-# Titles go too: they only cost prompt tokens.
-GRAMMAR_LIMIT_KEYWORDS = frozenset(
-    {"maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "title"}
-)
-
-
-def without_grammar_limits(schema: Any) -> Any:
-    """``schema`` (a tool's JSON schema) without `GRAMMAR_LIMIT_KEYWORDS`, at every depth.
-
-    A property *named* like a keyword (a ``title`` field of a tool) is kept: only the keywords of
-    a schema object are dropped, never the names under ``properties``."""
-    if isinstance(schema, list):
-        return [without_grammar_limits(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    kept: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
-            kept[key] = {name: without_grammar_limits(sub) for name, sub in value.items()}
-        elif key not in GRAMMAR_LIMIT_KEYWORDS:
-            kept[key] = without_grammar_limits(value)
-    return kept
-
-
-def compilable_tools(tools: list[Any]) -> list[Any]:
-    """OpenAI tool definitions whose parameter schemas a grammar builder can compile."""
-    compiled = []
-    for tool in tools:
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if isinstance(function, dict) and isinstance(function.get("parameters"), dict):
-            function = {**function, "parameters": without_grammar_limits(function["parameters"])}
-            tool = {**tool, "function": function}
-        compiled.append(tool)
-    return compiled
-
-
-# What llama-cpp-python's server says (after its HTTP 200) when asked to stream a tool choice.
-_NO_STREAMED_TOOLS = ("streaming tool choice is not supported", "streaming tool calls")
-
-
-def quirks_for(config: LlmConfig) -> ServerQuirks:
-    """The wire quirks of the server that answers ``config``."""
-    if config.server is not None:
-        return SERVER_QUIRKS[config.server]
-    if config.provider == "openai" and not config.base_url:
-        return SERVER_QUIRKS["openai"]
-    if config.provider == "deepseek":
-        return SERVER_QUIRKS["deepseek"]
-    return SERVER_QUIRKS["compatible"]
-
-
-RAW_FIELDS = ("messages", "tools")
-
-
-def raw_heavy_fields(payload: dict[str, Any]) -> dict[str, Any]:
-    """The request with its messages and tool schemas sent as they are.
-
-    The openai SDK walks every parameter recursively against its type hints before sending
-    (``_async_transform_recursive``): with 25 tool schemas and a working context that was one
-    synchronous burst of ~25 ms on the event loop per model call, the longest stall of a turn.
-    LangChain has already built these as plain JSON; passed through ``extra_body`` (merged into
-    the body after the transform) they go out byte for byte the same, unwalked."""
-    heavy = {key: payload.pop(key) for key in RAW_FIELDS if key in payload}
-    if not heavy:
-        return payload
-    payload["messages"] = []  # the SDK's signature wants the parameter; the raw list wins
-    payload["extra_body"] = {**(payload.get("extra_body") or {}), **heavy}
-    return payload
-
-
-class CompatibleChatOpenAI(ChatOpenAI):
-    """`ChatOpenAI` that speaks the dialect of the server behind it (`ServerQuirks`).
-
-    When a server refuses to stream a tool choice that was not known in advance, the same
-    request is asked again without streaming and the model instance remembers it.
-    """
-
-    quirks: ServerQuirks = Field(default=SERVER_QUIRKS["openai"], exclude=True)
-    _answered: bool = PrivateAttr(default=False)
-    """Whether the server has answered a request of this model (a later refusal: it stopped)."""
-
-    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
-        """Bind tools, with ``tool_choice: "auto"`` where the server needs it said."""
-        if tool_choice is None and self.quirks.tool_choice_auto:
-            tool_choice = "auto"
-        return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
-
-    def _get_request_payload(
-        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
-        if self.quirks.max_tokens_field == "max_tokens" and "max_completion_tokens" in payload:
-            payload["max_tokens"] = payload.pop("max_completion_tokens")
-        if self.quirks.empty_content_for_tool_calls:
-            for message in payload.get("messages", []):
-                if message.get("role") == "assistant" and message.get("content") is None:
-                    message["content"] = ""
-        if not self.quirks.compiles_schema_limits and payload.get("tools"):
-            payload["tools"] = compilable_tools(payload["tools"])
-        return raw_heavy_fields(payload)
-
-    async def _astream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
-        started = False
-        try:
-            async for chunk in super()._astream(messages, *args, **kwargs):
-                started = True
-                self._answered = True
-                yield chunk
-        except Exception as exc:
-            if started or not kwargs.get("tools") or not _refuses_streamed_tools(exc):
-                raise await self._explained(exc) from exc
-        if started or not kwargs.get("tools"):
-            return
-        # llama-cpp-python answers 200, then fails and ends the body without one event (its
-        # log says "Automatic streaming tool choice is not supported"); others send that text.
-        log.info("%s cannot stream tool calls: asking without streaming", self.model_name)
-        self.disable_streaming = "tool_calling"
-        yield await self._generate_as_chunk(messages, *args, **kwargs)
-
-    async def _agenerate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            result = await super()._agenerate(messages, *args, **kwargs)
-        except Exception as exc:
-            raise await self._explained(exc) from exc
-        self._answered = True
-        return result
-
-    async def _explained(self, exc: Exception) -> Exception:
-        """``exc``, or what it means when the server's port no longer answers at all: the
-        model server stopped (it answered before) or is not running (it never did). Blaming
-        the network for a local server that crashed sent users to check the wrong thing."""
-        if not _is_connection_failure(exc):
-            return exc
-        url = str(self.openai_api_base or "")
-        if not url or await port_listens(url) is not False:
-            return exc
-        if self._answered:
-            text = (
-                f"The model server stopped ({url} no longer answers). It may have crashed: see "
-                "its log, start it again, then retry."
-            )
-        else:
-            text = (
-                f"The model server is not running ({url} does not answer). Start it, then "
-                "retry, or check the base URL in the model settings."
-            )
-        return ModelProviderError(text, kind="server_stopped", details=_provider_text(exc))
-
-    async def _generate_as_chunk(
-        self, messages: Any, *args: Any, **kwargs: Any
-    ) -> ChatGenerationChunk:
-        try:
-            result = await self._agenerate(messages, *args, **kwargs)
-        except Exception as exc:
-            if not any("Connection" in type(e).__name__ for e in _cause_chain(exc)):
-                raise
-            # the failed stream's connection went back to the pool broken: once on a fresh one
-            result = await self._agenerate(messages, *args, **kwargs)
-        generation = result.generations[0]
-        message = generation.message
-        calls = getattr(message, "tool_calls", None) or []
-        return ChatGenerationChunk(
-            message=AIMessageChunk(
-                content=message.content,
-                id=message.id,
-                tool_call_chunks=[
-                    ToolCallChunk(
-                        name=call["name"], args=json.dumps(call["args"]), id=call.get("id"), index=i
-                    )
-                    for i, call in enumerate(calls)
-                ],
-                usage_metadata=getattr(message, "usage_metadata", None),
-                response_metadata=dict(message.response_metadata),
-            ),
-            generation_info=generation.generation_info,
-        )
-
-
-_CONNECTION_FAILURES = frozenset(
-    {
-        "APIConnectionError",
-        "ConnectError",
-        "ReadError",
-        "WriteError",
-        "RemoteProtocolError",
-        "NetworkError",
-    }
-)
-
-
-def is_local_url(url: str | None) -> bool:
-    """Whether ``url`` points at this computer or a private network."""
-    host = urlsplit(url or "").hostname
-    if not host:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private
-
-
-def _is_connection_failure(exc: BaseException) -> bool:
-    chain = _cause_chain(exc)
-    return bool({type(e).__name__ for e in chain} & _CONNECTION_FAILURES) or any(
-        isinstance(e, ConnectionError) for e in chain
-    )
-
-
-async def port_listens(url: str, *, timeout_s: float = 1.5) -> bool | None:
-    """Whether something accepts connections at ``url``'s host and port: False when refused,
-    None when it cannot be told (no answer in time, a name that does not resolve)."""
-    parts = urlsplit(url)
-    if not parts.hostname:
-        return None
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        async with asyncio.timeout(timeout_s):
-            _, writer = await asyncio.open_connection(parts.hostname, port)
-    except TimeoutError:
-        return None
-    except OSError as exc:
-        # several addresses (localhost: ::1 and 127.0.0.1) fail as one "Multiple exceptions"
-        refused = isinstance(exc, ConnectionRefusedError) or f"[Errno {errno.ECONNREFUSED}]" in str(
-            exc
-        )
-        return False if refused else None
-    writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
-    return True
-
-
-def _refuses_streamed_tools(exc: BaseException) -> bool:
-    text = " ".join(str(e) for e in _cause_chain(exc)).lower()
-    return any(marker in text for marker in _NO_STREAMED_TOOLS)
 
 
 class LlmConfig(BaseModel):
@@ -769,164 +487,12 @@ async def check_tool_support(model: BaseChatModel) -> ConnectionReport:
     )
 
 
-def model_name(model: BaseChatModel) -> str:
-    """The model's name as the provider knows it."""
-    for attr in ("model_name", "model"):
-        value = getattr(model, attr, None)
-        if isinstance(value, str) and value:
-            return value
-    return type(model).__name__
-
-
 def _rejects_tools(exc: BaseException) -> bool:
     status = _status_code(exc)
     text = _provider_text(exc).lower()
     if "does not support tools" in text:
         return True
     return status in (400, 404, 422, 501) and ("tool" in text or "function" in text)
-
-
-# --- mapping provider errors -------------------------------------------------------------------
-
-CUT_OFF_TEXT = "The answer was cut off: the model provider closed the stream before it finished."
-
-
-def map_provider_error(exc: BaseException) -> ModelProviderError:
-    """Turn a provider SDK or transport exception into a `ModelProviderError` with a clear text.
-
-    Works by HTTP status and by exception class names along the cause chain, so the openai,
-    anthropic and ollama SDKs (and httpx or httpx2 underneath) map alike.
-    """
-    if isinstance(exc, ModelProviderError):
-        return exc
-    mapped = _map(exc)
-    if not mapped.details:
-        mapped.details = _provider_text(exc)
-    return mapped
-
-
-# A provider's own message is quoted in the one-sentence error only when it is short and plain;
-# a longer one (a server's validation dump ran to 1,862 characters) stays behind "Details".
-_MAX_QUOTED_CHARS = 320
-_SERVER_BUG_MARKERS = ("validation error", "input should be", "field required", "traceback")
-
-
-def _short(detail: str) -> str:
-    """The provider text to quote in a sentence: first line, or a pointer to the details."""
-    line = detail.strip().splitlines()[0] if detail.strip() else ""
-    if len(line) > _MAX_QUOTED_CHARS or len(detail) > 2 * _MAX_QUOTED_CHARS:
-        return "its message is under Details"
-    return line
-
-
-def _map(exc: BaseException) -> ModelProviderError:
-    chain = _cause_chain(exc)
-    names = {type(e).__name__ for e in chain}
-    status = _status_code(exc)
-    full = _provider_text(exc)
-    detail = _short(full)
-    if status is not None:
-        if status >= 500 and any(m in full.lower() for m in _SERVER_BUG_MARKERS):
-            return ModelProviderError(
-                f"The model server could not read the request (HTTP {status}); retrying will "
-                "not help. It is probably not fully OpenAI-compatible: check the server kind in "
-                "the model settings.",
-                kind="bad_request",
-                details=full,
-            )
-        return _by_status(status, detail, exc)
-    if isinstance(exc, json.JSONDecodeError) or "JSONDecodeError" in names:
-        return ModelProviderError(
-            "The model provider sent a malformed answer (not valid JSON). Try again; if it "
-            "persists, the endpoint is not fully OpenAI-compatible.",
-            kind="malformed",
-        )
-    if names & {"RemoteProtocolError", "IncompleteRead", "ChunkedEncodingError"}:
-        return ModelProviderError(CUT_OFF_TEXT, kind="cut_off")
-    if names & {"APITimeoutError", "TimeoutException", "ReadTimeout", "ConnectTimeout"} or any(
-        isinstance(e, TimeoutError) for e in chain
-    ):
-        return ModelProviderError(
-            "The model provider did not answer in time. Try again, or raise the timeout in the "
-            "model settings.",
-            kind="timeout",
-        )
-    if names & {"APIConnectionError", "ConnectError", "NetworkError"} or any(
-        isinstance(e, ConnectionError) for e in chain
-    ):
-        return ModelProviderError(
-            f"Could not reach the model provider ({detail}). Check the base URL and the network.",
-            kind="connection",
-        )
-    return ModelProviderError(f"The model provider failed: {detail}", kind="provider")
-
-
-def _by_status(status: int, detail: str, exc: BaseException) -> ModelProviderError:
-    if status in (401, 403):
-        return ModelProviderError(
-            f"The model provider rejected the API key ({status}: {detail}). Check the key in "
-            "the model settings.",
-            kind="auth",
-        )
-    if status == 429:
-        retry = _retry_after(exc)
-        wait = f" Try again in {retry} s." if retry else " Try again in a moment."
-        return ModelProviderError(
-            f"The model provider's rate limit or quota was reached ({detail}).{wait}",
-            kind="rate_limit",
-        )
-    if status == 408:
-        return ModelProviderError(f"The model provider timed out ({detail}).", kind="timeout")
-    if 400 <= status < 500:
-        return ModelProviderError(
-            f"The model provider refused the request ({status}: {detail}).", kind="bad_request"
-        )
-    return ModelProviderError(
-        f"The model provider had an internal error ({status}: {detail}). Try again.",
-        kind="provider",
-    )
-
-
-def _cause_chain(exc: BaseException) -> list[BaseException]:
-    chain: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in chain:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    return chain
-
-
-def _status_code(exc: BaseException) -> int | None:
-    for item in _cause_chain(exc):
-        status = getattr(item, "status_code", None)
-        if isinstance(status, int):
-            return status
-        response = getattr(item, "response", None)
-        status = getattr(response, "status_code", None)
-        if isinstance(status, int):
-            return status
-    return None
-
-
-def _provider_text(exc: BaseException) -> str:
-    """The provider's own message (OpenAI's error.message), else the exception text."""
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else None
-        if isinstance(message, str) and message:
-            return message
-    text = str(getattr(exc, "error", "") or exc).strip()
-    return text or type(exc).__name__
-
-
-def _retry_after(exc: BaseException) -> str | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    value = headers.get("retry-after")
-    return str(value) if value else None
 
 
 # --- Ollama ------------------------------------------------------------------------------------

@@ -17,11 +17,10 @@ import pytest
 from gns3_copilot_desktop.core.agent.context import RunContext, limits_for
 from gns3_copilot_desktop.core.agent.graph import READS_ONLY_PROMPT
 from gns3_copilot_desktop.core.agent.intent import asks_for_change
-from gns3_copilot_desktop.core.agent.model_factory import (
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.model_quirks import (
     GRAMMAR_LIMIT_KEYWORDS,
-    LlmConfig,
     compilable_tools,
-    create_base_model,
     without_grammar_limits,
 )
 from gns3_copilot_desktop.core.agent.modes import offered_in_learner_modes

@@ -19,8 +19,8 @@ from langchain_ollama import ChatOllama
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from gns3_copilot_desktop.core.agent.model_errors import CUT_OFF_TEXT, map_provider_error
 from gns3_copilot_desktop.core.agent.model_factory import (
-    CUT_OFF_TEXT,
     DEEPSEEK_BASE_URL,
     NO_KEY_PLACEHOLDER,
     LlmConfig,
@@ -28,7 +28,6 @@ from gns3_copilot_desktop.core.agent.model_factory import (
     close_chat_model,
     create_base_model,
     list_ollama_models,
-    map_provider_error,
     normalize_ollama_host,
     resolve_llm_config,
 )

@@ -12,12 +12,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from gns3_copilot_desktop.core.agent.model_factory import (
-    SERVER_QUIRKS,
-    LlmConfig,
-    create_base_model,
-    quirks_for,
-)
+from gns3_copilot_desktop.core.agent.model_factory import LlmConfig, create_base_model
+from gns3_copilot_desktop.core.agent.model_quirks import SERVER_QUIRKS, quirks_for
 from tests.helpers.scripted_openai import ScriptedError, ScriptedOpenAIServer, ScriptedTurn
 
 TOOL: dict[str, Any] = {

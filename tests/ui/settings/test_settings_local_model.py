@@ -15,11 +15,8 @@ from PyQt6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.agent.local_servers import LocalServer, detect_local_servers
-from gns3_copilot_desktop.core.agent.model_factory import (
-    SERVER_QUIRKS,
-    quirks_for,
-    resolve_llm_config,
-)
+from gns3_copilot_desktop.core.agent.model_factory import resolve_llm_config
+from gns3_copilot_desktop.core.agent.model_quirks import SERVER_QUIRKS, quirks_for
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings
 from gns3_copilot_desktop.ui.header.model_settings import window_text
 from gns3_copilot_desktop.ui.settings.dialog import SettingsActions, SettingsDialog
