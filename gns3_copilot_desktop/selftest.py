@@ -304,7 +304,7 @@ def visible_answer(view: MessageView) -> str:
     """
     from PyQt6.QtWidgets import QLabel
 
-    from gns3_copilot_desktop.ui.chat.message_view import AssistantMessage
+    from gns3_copilot_desktop.ui.chat.messages import AssistantMessage
     from gns3_copilot_desktop.ui.lab.node_links import unlink
 
     view.flush()

@@ -230,100 +230,100 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="96" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="97" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="99" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="362" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="101" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="363" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="102" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="102" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="108" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="109" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="111" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="112" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="115" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="168" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="169" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="177" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="178" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="208" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="209" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="213" />
         <source>Continue this conversation</source>
         <translation>继续此对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="216" />
         <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
         <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="222" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="223" />
         <source>Continue this imported conversation</source>
         <translation>继续此导入的对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="353" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="450" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="451" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="467" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="468" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="481" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="482" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="490" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="491" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="493" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="494" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1961,151 +1961,151 @@
 </context><context>
     <name>MessageView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="55" />
-        <source>Not run: you sent a new message</source>
-        <translation>未运行：你发送了新消息</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="149" />
-        <source>Code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="208" />
-        <source>code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="211" />
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="212" />
-        <source>Copy code</source>
-        <translation>复制代码</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="266" />
-        <source>Copied</source>
-        <translation>已复制</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="527" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="40" />
         <source>You wrote</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="576" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="89" />
         <source>The answer failed.</source>
         <translation>回答失败。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="583" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="96" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="585" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="98" />
         <source>Retry the last message</source>
         <translation>重新发送上一条消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="592" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="105" />
         <source>Open model settings</source>
         <translation>打开模型设置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="597" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="110" />
         <source>Log in</source>
         <translation>登录</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="610" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="123" />
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="613" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="126" />
         <source>Show the provider's own message</source>
         <translation>显示服务商的原始消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="627" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="140" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="638" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="151" />
         <source>A newer message was sent since.</source>
         <translation>之后已发送了更新的消息。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="656" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="169" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="703" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="216" />
         <source>Stopped before the end</source>
         <translation>已在结束前停止</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="705" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/messages.py" line="218" />
         <source>Cut off: the model's answer ended early</source>
         <translation>已中断：模型的回答提前结束</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="737" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="49" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="750" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="747" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="59" />
         <source>Show earlier messages</source>
         <translation>显示更早的消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="820" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="770" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="82" />
         <source>Ask about your GNS3 project, or ask the assistant to build it.</source>
         <translation>可以询问你的 GNS3 项目，也可以让助手帮你搭建拓扑。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="776" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="88" />
         <source>↓ Jump to latest</source>
         <translation>↓ 跳到最新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="778" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="90" />
         <source>Jump to the latest message</source>
         <translation>跳到最新消息</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="828" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="140" />
         <source>Log in to the GNS3 server</source>
         <translation>登录 GNS3 服务器</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="831" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="143" />
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="834" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="146" />
         <source>Open a project in GNS3 (or choose one above)</source>
         <translation>在 GNS3 中打开项目（或在上方选择一个）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="847" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="159" />
         <source>To start:</source>
         <translation>开始前：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="1045" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/message_view.py" line="248" />
         <source>Note: %1</source>
         <translation>说明：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/view_cards.py" line="28" />
+        <source>Not run: you sent a new message</source>
+        <translation>未运行：你发送了新消息</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/text_blocks.py" line="118" />
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/text_blocks.py" line="177" />
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/text_blocks.py" line="180" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/text_blocks.py" line="181" />
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/text_blocks.py" line="235" />
+        <source>Copied</source>
+        <translation>已复制</translation>
     </message>
 </context><context>
     <name>NodeLinks</name>
@@ -3760,12 +3760,12 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>模板详情</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="569" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="353" />
         <source>Run commands</source>
         <translation>运行命令</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="611" />
+        <location filename="../../gns3_copilot_desktop/core/agent/tools/device_tools.py" line="395" />
         <source>Configure devices</source>
         <translation>配置设备</translation>
     </message>

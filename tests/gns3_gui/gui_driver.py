@@ -29,7 +29,7 @@ from PyQt6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog
 from gns3_copilot_desktop.app import AppOptions
 from gns3_copilot_desktop.gns3_gui.launch import GuiControllerAuth, GuiSession, run_gui
 from gns3_copilot_desktop.selftest import visible_answer
-from gns3_copilot_desktop.ui.chat.message_view import UserBubble
+from gns3_copilot_desktop.ui.chat.messages import UserBubble
 
 ORIGINAL_MESSAGE_BOX = QMessageBox
 HOST_GREY = "#535353"  # the background of every widget under GNS3's charcoal style sheet

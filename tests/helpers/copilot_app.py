@@ -31,7 +31,7 @@ from pytestqt.qtbot import QtBot
 from gns3_copilot_desktop.app import AppOptions, CopilotHandle, create_copilot
 from gns3_copilot_desktop.core.logs import clear_registered_secrets
 from gns3_copilot_desktop.core.settings import normalize_server_url
-from gns3_copilot_desktop.ui.chat.message_view import AssistantMessage, UserBubble
+from gns3_copilot_desktop.ui.chat.messages import AssistantMessage, UserBubble
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring
 from tests.helpers.scripted_openai import ScriptedOpenAIServer

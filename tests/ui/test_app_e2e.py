@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.settings import normalize_server_url
 from gns3_copilot_desktop.ui.cards.tool_card import ToolState
-from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.chat.messages import ErrorBanner
 from tests.helpers.copilot_app import CopilotApp, run
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.keyring_backends import MemoryKeyring

@@ -9,13 +9,9 @@ from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.ui.cards.tool_widgets import monospace_font
-from gns3_copilot_desktop.ui.chat.message_view import (
-    BLOCK_SPACING,
-    CHUNK_BLOCKS,
-    AssistantMessage,
-    TextSegment,
-)
+from gns3_copilot_desktop.ui.chat.messages import AssistantMessage
 from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.chat.text_blocks import BLOCK_SPACING, CHUNK_BLOCKS, TextSegment
 from gns3_copilot_desktop.ui.dock import CopilotDock
 from gns3_copilot_desktop.ui.theme import colors, dark_palette, is_dark, light_palette
 from tests.helpers.fake_backend import ScriptedBackend, content, done

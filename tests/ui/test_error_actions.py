@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.chat.messages import ErrorBanner
 from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from tests.helpers.fake_backend import ScriptedBackend, content, done, error
 

@@ -32,8 +32,9 @@ from gns3_copilot_desktop.ui.a11y import Announcer
 from gns3_copilot_desktop.ui.backends.base import ChatBackend, UserDecision
 from gns3_copilot_desktop.ui.chat.composer import Composer
 from gns3_copilot_desktop.ui.chat.controller import ChatController
-from gns3_copilot_desktop.ui.chat.message_view import NOT_RUN_TEXT, MessageView
+from gns3_copilot_desktop.ui.chat.message_view import MessageView
 from gns3_copilot_desktop.ui.chat.status_line import StatusLine
+from gns3_copilot_desktop.ui.chat.view_cards import NOT_RUN_TEXT
 from gns3_copilot_desktop.ui.practice.panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.sessions.list_rows import shown_title

@@ -106,7 +106,7 @@ def _wait_finished(panel: ChatPanel, qtbot: QtBot) -> None:
 
 
 def _answers(panel: ChatPanel) -> list[str]:
-    from gns3_copilot_desktop.ui.chat.message_view import AssistantMessage
+    from gns3_copilot_desktop.ui.chat.messages import AssistantMessage
 
     panel.view.flush()
     return [w.text for w in panel.view.message_widgets() if isinstance(w, AssistantMessage)]

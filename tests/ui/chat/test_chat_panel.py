@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.protocol import ChatChunk, TokenUsage
 from gns3_copilot_desktop.ui.cards.tool_card import ToolState
-from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+from gns3_copilot_desktop.ui.chat.messages import ErrorBanner
 from gns3_copilot_desktop.ui.chat.panel import ChatPanel
 from tests.helpers.fake_backend import ScriptedBackend, content, done, error, tool_end, tool_start
 

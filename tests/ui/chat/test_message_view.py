@@ -15,8 +15,9 @@ from gns3_copilot_desktop.ui.backends.base import AssistantTurn
 from gns3_copilot_desktop.ui.backends.service import history_items
 from gns3_copilot_desktop.ui.cards.approval_card import ApprovalCard
 from gns3_copilot_desktop.ui.cards.tool_card import ToolState
-from gns3_copilot_desktop.ui.chat.message_view import HISTORY_BATCH, AssistantMessage
+from gns3_copilot_desktop.ui.chat.messages import AssistantMessage
 from gns3_copilot_desktop.ui.chat.panel import ChatPanel
+from gns3_copilot_desktop.ui.chat.view_history import HISTORY_BATCH
 from gns3_copilot_desktop.ui.qt_async import spawn
 from tests.helpers.fake_backend import (
     ScriptedBackend,
@@ -183,7 +184,7 @@ def test_a_provider_error_keeps_its_own_text_behind_details(
     qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
 ) -> None:
     from gns3_copilot_desktop.core.protocol import ChatChunk
-    from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+    from gns3_copilot_desktop.ui.chat.messages import ErrorBanner
     from tests.helpers.fake_backend import error
 
     raw = "1 validation error for ChatCompletionRequest\nmessages.1.content\n  Input should be ..."
@@ -220,7 +221,7 @@ def test_a_conversation_that_cannot_be_created_is_an_error_with_retry(
     qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from gns3_copilot_desktop.core.errors import CopilotError
-    from gns3_copilot_desktop.ui.chat.message_view import ErrorBanner
+    from gns3_copilot_desktop.ui.chat.messages import ErrorBanner
 
     original = backend.create_session
     refusals = [CopilotError("The copilot service did not answer.")]
@@ -246,7 +247,7 @@ def test_a_conversation_that_cannot_be_created_is_an_error_with_retry(
 def test_cli_output_keeps_its_columns_and_scrolls_sideways_in_a_narrow_dock(
     qtbot: QtBot, panel: ChatPanel, backend: ScriptedBackend
 ) -> None:
-    from gns3_copilot_desktop.ui.chat.message_view import CodeBlock
+    from gns3_copilot_desktop.ui.chat.text_blocks import CodeBlock
 
     table = (
         "Interface              IP-Address      OK? Method Status                Protocol\n"

@@ -17,8 +17,9 @@ from PyQt6.QtCore import QEvent, QObject
 from PyQt6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from gns3_copilot_desktop.ui.chat import message_view
-from gns3_copilot_desktop.ui.chat.message_view import CHUNK_BLOCKS, CODE_LINES, MessageView
+from gns3_copilot_desktop.ui.chat import text_blocks
+from gns3_copilot_desktop.ui.chat.message_view import MessageView
+from gns3_copilot_desktop.ui.chat.text_blocks import CHUNK_BLOCKS, CODE_LINES
 from tests.helpers.fake_backend import long_history
 
 # One cycle of a block-dense answer: prose, a list, a table, a code fence, a heading (5 blocks).
@@ -52,13 +53,13 @@ class _EventCounter(QObject):
 def laid_out_chars(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """A one-item list: the characters given to the view's labels so far."""
     total = [0]
-    set_text = message_view.BlockLabel.setText
+    set_text = text_blocks.BlockLabel.setText
 
-    def counting(label: message_view.BlockLabel, text: str | None) -> None:
+    def counting(label: text_blocks.BlockLabel, text: str | None) -> None:
         total[0] += len(text or "")
         set_text(label, text)
 
-    monkeypatch.setattr(message_view.BlockLabel, "setText", counting)
+    monkeypatch.setattr(text_blocks.BlockLabel, "setText", counting)
     yield total
 
 
@@ -143,7 +144,7 @@ def test_a_long_open_code_block_costs_the_same_per_line(
     view.append_content("```\n")
     view.finish_turn()
     code = segment.block_widgets()[-1]
-    assert isinstance(code, message_view.CodeBlock)
+    assert isinstance(code, text_blocks.CodeBlock)
     assert code.code.count("\n") == 2 * 25 * CODE_LINES - 1
     assert code.text_view.text() == code.code
 
