@@ -1785,96 +1785,96 @@
 </context><context>
     <name>LabDrawing</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="229" />
-        <source>Lab drawing</source>
-        <translation>实验拓扑图</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="958" />
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="582" />
-        <source>The lab is empty.</source>
-        <translation>实验为空。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="695" />
-        <source>new</source>
-        <translation>新增</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="696" />
-        <source>removed</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="697" />
-        <source>changed</source>
-        <translation>已更改</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="702" />
-        <source>unchanged</source>
-        <translation>不变</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="705" />
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="706" />
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="932" />
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="707" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="175" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="327" />
         <source>suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="713" />
-        <source>suspended link</source>
-        <translation>已挂起的链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="717" />
-        <source>filtered link</source>
-        <translation>有过滤的链路</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="934" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="329" />
         <source>filtered</source>
         <translation>已过滤</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="960" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="50" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="353" />
+        <source>The lab is empty.</source>
+        <translation>实验为空。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="355" />
         <source>%1 nodes, %2 links.</source>
         <translation>%1 个节点，%2 条链路。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="965" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="360" />
         <source>New: %1.</source>
         <translation>新增：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="966" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="361" />
         <source>Removed: %1.</source>
         <translation>移除：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="974" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="369" />
         <source>New links: %1.</source>
         <translation>新增链路：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="983" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="378" />
         <source>Nodes: %1.</source>
         <translation>节点：%1。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="988" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_parts.py" line="383" />
         <source>Links: %1.</source>
         <translation>链路：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing.py" line="63" />
+        <source>Lab drawing</source>
+        <translation>实验拓扑图</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="163" />
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="164" />
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="165" />
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="170" />
+        <source>unchanged</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="173" />
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="174" />
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="181" />
+        <source>suspended link</source>
+        <translation>已挂起的链路</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/lab/drawing_paint.py" line="185" />
+        <source>filtered link</source>
+        <translation>有过滤的链路</translation>
     </message>
 </context><context>
     <name>LoginDialog</name>
@@ -2132,14 +2132,14 @@
 </context><context>
     <name>PlanView</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="117" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="66" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="45" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="117" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="118" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="46" />
         <source>Template</source>
         <translation>模板</translation>
@@ -2185,7 +2185,7 @@
         <translation>端口 B</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="127" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="60" />
         <source>Subnet</source>
         <translation>子网</translation>
@@ -2196,32 +2196,32 @@
         <translation>前缀</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="137" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="138" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="77" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="68" />
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="134" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="135" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="74" />
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="135" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="136" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="75" />
         <source>Interface</source>
         <translation>接口</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="136" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="137" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="76" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="114" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="115" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="122" />
         <source>Nodes</source>
         <translation>节点</translation>
@@ -2237,7 +2237,7 @@
         <translation>删除节点</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="123" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="124" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="130" />
         <source>Links</source>
         <translation>链路</translation>
@@ -2268,7 +2268,7 @@
         <translation>删除子网</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="132" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="133" />
         <location filename="../../gns3_copilot_desktop/ui/lab/plan_editor.py" line="161" />
         <source>Addressing</source>
         <translation>地址规划</translation>
@@ -2314,68 +2314,68 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="73" />
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="73" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="74" />
         <source>kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="74" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="75" />
         <source>removed</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="127" />
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="118" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="128" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="119" />
         <source>Change</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="126" />
         <source>Ends</source>
         <translation>两端</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="142" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="143" />
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="144" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="145" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="145" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="146" />
         <source>Lines</source>
         <translation>配置行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="186" />
         <source>Undo this plan…</source>
         <translation>撤销此计划…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="189" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="190" />
         <source>Undo what the plan did, in the project as it is now (you see every action first)</source>
         <translation>在项目当前状态下撤销该计划所做的更改（会先列出每个操作）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="197" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="198" />
         <source>Take a GNS3 snapshot…</source>
         <translation>拍摄 GNS3 快照…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="201" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="202" />
         <source>Save the devices' configurations, stop the running nodes, take a GNS3 snapshot and start them again (you are asked first)</source>
         <translation>保存设备配置，停止运行中的节点，拍摄 GNS3 快照后再次启动它们（会先询问你）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/lab/plan_view.py" line="220" />
         <source>This plan was applied by an older version: its undo is the GNS3 snapshot '%1', which you can restore in GNS3 (Edit &gt; Manage snapshots).</source>
         <translation>此计划由旧版本应用：它的撤销方式是 GNS3 快照“%1”，你可以在 GNS3 中恢复它（编辑 &gt; 管理快照）。</translation>
     </message>

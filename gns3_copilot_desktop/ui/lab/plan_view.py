@@ -22,7 +22,8 @@ from PyQt6.QtWidgets import (
 from gns3_copilot_desktop.core.lab_plan.picture import picture_from_json
 from gns3_copilot_desktop.core.undo.record import UndoRecord
 from gns3_copilot_desktop.ui.core_text import core_text
-from gns3_copilot_desktop.ui.lab.drawing import LabDrawing, state_colour
+from gns3_copilot_desktop.ui.lab.drawing import LabDrawing
+from gns3_copilot_desktop.ui.lab.drawing_parts import state_colour
 
 MAX_ROWS = 60
 

@@ -12,11 +12,11 @@ from PyQt6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from gns3_copilot_desktop.core.lab_plan.picture import LabPicture, PictureLink, PictureNode
-from gns3_copilot_desktop.ui.lab.drawing import (
+from gns3_copilot_desktop.ui.lab.drawing import LabDrawing
+from gns3_copilot_desktop.ui.lab.drawing_parts import (
     ICON,
     LEGEND_H,
     SYMBOL,
-    LabDrawing,
     plain_tooltip,
     short_port,
     state_colour,
