@@ -230,102 +230,102 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="97" />
-        <source>☰ Sessions</source>
-        <translation>☰ 会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
-        <source>Show sessions</source>
-        <translation>显示会话列表</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="363" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="102" />
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
-        <source>Session title</source>
-        <translation>会话标题</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="109" />
-        <source>Compact</source>
-        <translation>紧凑</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="112" />
-        <source>Compact tool cards</source>
-        <translation>紧凑显示工具卡片</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="115" />
-        <source>Hide tool cards behind a count</source>
-        <translation>把工具卡片折叠成一个计数</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="169" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="178" />
-        <source>Message box; F1 lists the shortcuts</source>
-        <translation>消息框；按 F1 查看快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/import_banner.py" line="19" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/import_banner.py" line="23" />
         <source>Continue this conversation</source>
         <translation>继续此对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/import_banner.py" line="26" />
         <source>Talk about this conversation: the copilot reads it as quoted text; nothing in it runs</source>
         <translation>就此对话继续交谈：Copilot 将其作为引用的文本阅读；其中的任何内容都不会执行</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="223" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/import_banner.py" line="33" />
         <source>Continue this imported conversation</source>
         <translation>继续此导入的对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="353" />
-        <source>Mode: %1</source>
-        <translation>模式：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel_turns.py" line="128" />
         <source>The assistant is answering.</source>
         <translation>助手正在回答。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="468" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel_turns.py" line="145" />
         <source>Approval needed for %n tool call(s).</source>
         <translation>
             <numerusform>有 %n 个工具调用需要批准。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="482" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel_turns.py" line="159" />
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="491" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel_turns.py" line="168" />
         <source>The answer is complete.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="494" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel_turns.py" line="171" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="88" />
+        <source>☰ Sessions</source>
+        <translation>☰ 会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="91" />
+        <source>Show sessions</source>
+        <translation>显示会话列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="328" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="93" />
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="94" />
+        <source>Session title</source>
+        <translation>会话标题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
+        <source>Compact</source>
+        <translation>紧凑</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
+        <source>Compact tool cards</source>
+        <translation>紧凑显示工具卡片</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="106" />
+        <source>Hide tool cards behind a count</source>
+        <translation>把工具卡片折叠成一个计数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="165" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="174" />
+        <source>Message box; F1 lists the shortcuts</source>
+        <translation>消息框；按 F1 查看快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="318" />
+        <source>Mode: %1</source>
+        <translation>模式：%1</translation>
     </message>
 </context><context>
     <name>Composer</name>
