@@ -2396,99 +2396,106 @@
         <translation>改用原始计划</translation>
     </message>
 </context><context>
+    <name>PracticeCatalog</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="24" />
+        <source>en</source>
+        <translation>zh_CN</translation>
+    </message>
+</context><context>
     <name>PracticePanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="23" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="31" />
         <source>Beginner</source>
         <translation>初级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="24" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="32" />
         <source>Intermediate</source>
         <translation>中级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="25" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="33" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="33" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="41" />
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="34" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="42" />
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="35" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="43" />
         <source>in progress</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="36" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="44" />
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="37" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="45" />
         <source>given up</source>
         <translation>已放弃</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="47" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="55" />
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="51" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="59" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="57" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="65" />
         <source>any topic</source>
         <translation>任意主题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="61" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="69" />
         <source>score %1</source>
         <translation>得分 %1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="71" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="79" />
         <source>Fault %1: %2 (on %3)</source>
         <translation>故障 %1：%2（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="77" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="85" />
         <source>Symptoms: %1</source>
         <translation>症状：%1</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="90" />
         <source>How to undo it:</source>
         <translation>如何撤销：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="90" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="98" />
         <source>Solved in %1 with %2 hint(s). Score: %3/100.</source>
         <translation>用时 %1 解决，使用了 %2 个提示。得分：%3/100。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="111" />
         <source>cannot check (%1)</source>
         <translation>无法检查(%1)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="110" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="118" />
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="112" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/texts.py" line="120" />
         <source>failed</source>
         <translation>未通过</translation>
     </message>
@@ -2881,42 +2888,42 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="367" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="375" />
         <source>Already decided: rejected. It will not run again.</source>
         <translation>已作出决定：已拒绝。它不会再次运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="371" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="379" />
         <source>Already decided: approved. It will not run again (its result is not in this copy of the conversation).</source>
         <translation>已作出决定：已批准。它不会再次运行（其结果不在此对话副本中）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="381" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="389" />
         <source>Already decided</source>
         <translation>已作出决定</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="424" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="432" />
         <source>The conversations in %1 could not be moved to the app's data folder (%2). They were left there unchanged; this project's conversations start anew.</source>
         <translation>%1 中的对话无法移动到应用的数据文件夹（%2）。它们原样保留在那里；此项目的对话将重新开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="433" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="441" />
         <source>The project folder still holds conversations (%1). The ones in the app's data folder are used; that file was left as it is.</source>
         <translation>项目文件夹中仍有对话（%1）。使用的是应用数据文件夹中的对话；该文件原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="439" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="447" />
         <source>The project folder holds conversations from another computer (%1). They were not opened (a shared file could make the app run something) and were left as they are.</source>
         <translation>项目文件夹中有来自另一台计算机的对话（%1）。它们未被打开（共享的文件可能让应用运行某些操作），并原样保留。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="445" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="453" />
         <source>This project came with conversations from another computer. They were not opened (a shared file could make the app run something); this computer keeps its own beside them.</source>
         <translation>此项目带有来自另一台计算机的对话。它们没有被打开（共享的文件可能让应用执行某些内容）；本机会在旁边保存自己的对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="451" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="459" />
         <source>The conversations of this project could not be read; the file was kept as %1 and a new one started.</source>
         <translation>无法读取此项目的对话；原文件已保留为 %1，并新建了一个。</translation>
     </message>

@@ -109,6 +109,17 @@ class Check(_Strict):
         return [t for t in (self.title, self.from_, self.to, self.command, self.expect) if t]
 
 
+class FaultText(_Strict):
+    """A fault's texts in another language: the same placeholders, three hints and one title per
+    check, in the checks' order."""
+
+    title: str = Field(min_length=1)
+    symptoms: str = Field(min_length=1)
+    ticket: str = Field(min_length=1)
+    hints: list[str] = Field(min_length=3, max_length=3)
+    checks: list[str] = Field(min_length=1)
+
+
 class Fault(_Strict):
     """One fault of the catalog."""
 
@@ -131,6 +142,8 @@ class Fault(_Strict):
     level_note: str = ""
     """Why the fault has its level, where that is not obvious (a fault GNS3 draws on screen)."""
     hints: list[str] = Field(min_length=3, max_length=3)
+    translations: dict[str, FaultText] = Field(default_factory=dict)
+    """The texts in other languages, by language code (``zh_CN``)."""
 
     @field_validator("topic")
     @classmethod
@@ -158,7 +171,31 @@ class Fault(_Strict):
         unknown = sorted({p for t in texts for p in placeholders(t)} - PARAMETERS)
         if unknown:
             raise ValueError(f"unknown placeholders: {', '.join(unknown)}")
+        for language, text in self.translations.items():
+            self._same_shape(language, text)
         return self
+
+    def _same_shape(self, language: str, text: FaultText) -> None:
+        """A translation fills the same placeholders and shows no braces where English shows
+        none, with a title for each check."""
+        if len(text.checks) != len(self.checks):
+            raise ValueError(f"{language}: one title per check ({len(self.checks)})")
+        pairs = [(self.ticket, text.ticket)]
+        pairs += [(c.title, t) for c, t in zip(self.checks, text.checks, strict=True)]
+        if any(placeholders(english) != placeholders(other) for english, other in pairs):
+            raise ValueError(f"{language}: the ticket and check titles keep their placeholders")
+        if any("{" in t or "}" in t for t in (text.title, text.symptoms, *text.hints)):
+            raise ValueError(f"{language}: title, symptoms and hints are shown as written")
+
+    def localized(self, language: str | None) -> Fault:
+        """This fault with its texts in ``language`` (as it is when it has none in it)."""
+        text = self.translations.get(language or "")
+        if text is None:
+            return self
+        pairs = zip(self.checks, text.checks, strict=True)
+        checks = [c.model_copy(update={"title": t}) for c, t in pairs]
+        update = {"title": text.title, "symptoms": text.symptoms, "ticket": text.ticket}
+        return self.model_copy(update={**update, "hints": list(text.hints), "checks": checks})
 
     @property
     def platforms(self) -> frozenset[str]:
@@ -179,6 +216,10 @@ class Catalog(_Strict):
         if len(ids) != len(set(ids)):
             raise ValueError("fault ids must be unique")
         return self
+
+    def localized(self, language: str | None) -> Catalog:
+        """The catalog with every fault's texts in ``language`` where it has them."""
+        return self.model_copy(update={"faults": [f.localized(language) for f in self.faults]})
 
     def get(self, fault_id: str) -> Fault:
         """The fault with this id (KeyError when there is none)."""

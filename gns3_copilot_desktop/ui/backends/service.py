@@ -199,8 +199,10 @@ class ServiceBackend:
         Its exercises are kept in their own file beside the project's conversation database,
         so the sealed answers never enter a session. One engine per project and login.
         """
+        from gns3_copilot_desktop.core.practice.catalog import load_catalog
         from gns3_copilot_desktop.core.practice.engine import PracticeEngine
         from gns3_copilot_desktop.core.practice.store import ExerciseStore, sealing_key
+        from gns3_copilot_desktop.ui.practice.texts import catalog_language
 
         project_id = project_id or self.project_id
         if project_id is None:
@@ -212,7 +214,13 @@ class ServiceBackend:
             return cached[1]
         key = await sealing_key(self.workspace.secrets)  # answers sealed by this installation
         store = ExerciseStore(service.store.db_path.parent / PRACTICE_DB_NAME, key)
-        engine = PracticeEngine(client, project_id, store, server_url=self.workspace.server_url)
+        engine = PracticeEngine(
+            client,
+            project_id,
+            store,
+            server_url=self.workspace.server_url,
+            catalog=load_catalog().localized(catalog_language()),
+        )
         self._engines[project_id] = (client, engine)
         return engine
 

@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.practice.store import ExerciseRecord
 
 
+def catalog_language() -> str:
+    """The language of the fault catalog's texts the learner reads: the UI's own (each
+    translation names its language code here; English has none)."""
+    # Translators: your language's code in resources/practice/faults.json ("zh_CN")
+    code = QCoreApplication.translate("PracticeCatalog", "en")
+    return "" if code == "en" else code
+
+
 def difficulty_name(level: str) -> str:
     """A level as the learner reads it."""
     names = {

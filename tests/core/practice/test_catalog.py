@@ -17,6 +17,7 @@ from gns3_copilot_desktop.core.practice.catalog import (
     CatalogError,
     load_catalog,
     parse_catalog,
+    placeholders,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -132,3 +133,43 @@ def test_no_raw_placeholder_reaches_the_user_from_any_catalog_text() -> None:
     for text in rendered:
         assert text and "{" not in text and "}" not in text, text
     assert "PC1 cannot reach PC2 since this morning; the other hosts are fine." in rendered
+
+
+def test_every_fault_reads_in_chinese_with_the_same_placeholders() -> None:
+    """A Chinese learner reads the ticket, check titles, hints and the answer in Chinese; the
+    lab's values go into the same places as in English."""
+    catalog = load_catalog()
+    chinese = catalog.localized("zh_CN")
+    for english, local in zip(catalog.faults, chinese.faults, strict=True):
+        assert "zh_CN" in english.translations, english.id
+        assert local.id == english.id and local.inject == english.inject
+        for text in (local.title, local.symptoms, local.ticket, *local.hints):
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in text), (english.id, text)
+        assert placeholders(local.ticket) == placeholders(english.ticket)
+        assert [placeholders(c.title) for c in local.checks] == [
+            placeholders(c.title) for c in english.checks
+        ]
+        assert [c.to for c in local.checks] == [c.to for c in english.checks]
+    filled = chinese.get("vpcs-wrong-gateway").ticket.format(
+        node="PC1", beyond_node="PC2", beyond="198.51.100.1"
+    )
+    assert filled == "PC1 仍能访问邻居，但访问不到另一个网络中的 PC2（198.51.100.1）。"
+    # a language the catalog does not have reads in English
+    assert catalog.localized("fr").get("link-delay").title == "A slow link"
+    assert catalog.localized(None).get("link-delay").title == "A slow link"
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"ticket": "{node} 访问不到 {nobody}"}, "keep their placeholders"),
+        ({"checks": []}, "checks"),
+        ({"hints": ["一 {node}", "二", "三"]}, "shown as written"),
+    ],
+)
+def test_a_translation_that_loses_its_shape_is_refused(change: dict[str, Any], why: str) -> None:
+    fault = json.loads((ROOT / "resources/practice/faults.json").read_text())["faults"][0]
+    fault["translations"]["zh_CN"].update(change)
+    text = json.dumps({"format": 1, "about": "x", "faults": [fault]})
+    with pytest.raises(CatalogError, match=why):
+        parse_catalog(text)

@@ -228,6 +228,9 @@ def test_in_chinese_at_360_px_the_ticket_and_buttons_fit(
         _start(app, qtbot, "link-suspended", 0)
         qtbot.waitUntil(practice.give_up_button.isEnabled, timeout=WAIT_MS)
         qtbot.waitUntil(lambda: practice.ticket_label.text() != "", timeout=WAIT_MS)
+        # the ticket comes from the catalog's Chinese text, the lab's names filled in
+        ticket = practice.ticket_label.text()
+        assert "从今天早上起" in ticket and "cannot" not in ticket, ticket
         assert "放弃" in practice.give_up_button.text()
         for button in practice.findChildren(QPushButton):
             if button.isVisible():  # every button inside the dock and wide enough for its words
