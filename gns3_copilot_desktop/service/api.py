@@ -37,9 +37,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -49,6 +47,7 @@ from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.protocol import ChatChunk
 from gns3_copilot_desktop.service.auth import Caller
 from gns3_copilot_desktop.service.chat_service import ChatService, ServiceConfig
+from gns3_copilot_desktop.service.classroom_routes import classroom_routes
 from gns3_copilot_desktop.service.errors import EXCEPTION_HANDLERS, HttpError
 from gns3_copilot_desktop.service.requests import (
     MAX_ID_CHARS,
@@ -59,12 +58,10 @@ from gns3_copilot_desktop.service.requests import (
     SessionUpdate,
     UndoneRequest,
     canonical_project_id,
+    parse_body,
 )
 
 PREFIX = "/v3/chat"
-MAX_BODY_BYTES = 2 * 1024 * 1024
-"""Largest request body: a message of `requests.MAX_MESSAGE_CHARS`, every character
-JSON-escaped, fits."""
 MAX_QUERY_CHARS = 500
 MAX_TOOL_NAME_CHARS = 100
 
@@ -76,33 +73,6 @@ def _service(request: Request) -> ChatService:
 
 async def _caller(request: Request) -> Caller:
     return await _service(request).auth.caller(request.headers.get("authorization"))
-
-
-async def _read_bounded(request: Request) -> bytes:
-    """The request's body, refused with 413 as soon as it is known to be larger than
-    `MAX_BODY_BYTES`: from its Content-Length before reading any of it, else (a chunked body)
-    once that much has come, without reading the rest."""
-    too_large = HttpError(413, f"The request body is larger than {MAX_BODY_BYTES} bytes.")
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
-        raise too_large
-    body = bytearray()
-    async for piece in request.stream():
-        body += piece
-        if len(body) > MAX_BODY_BYTES:
-            raise too_large
-    return bytes(body)
-
-
-async def _body(request: Request, model: type[BaseModel]) -> Any:
-    raw = await _read_bounded(request)
-    try:
-        return model.model_validate_json(raw or b"{}")
-    except ValidationError as exc:
-        details = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
-        )
-        raise HttpError(422, f"Invalid request body: {details}") from None
 
 
 def _project(request: Request) -> str:
@@ -129,11 +99,12 @@ def _sse(body: AsyncIterator[bytes]) -> StreamingResponse:
 
 async def chat_stream(request: Request) -> Response:
     caller = await _caller(request)
-    body: ChatRequest = await _body(request, ChatRequest)
+    body: ChatRequest = await parse_body(request, ChatRequest)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
+        mode = await _exam_gate(chat, agent, caller, body.project_id, body.session_id)
         if body.session_id is None:
-            info = await agent.create_session(None, body.mode or "assistant")
+            info = await agent.create_session(None, mode or body.mode or "assistant")
             await chat.owners.add(body.project_id, info.id, caller.user_id)
             session_id = info.id
         else:
@@ -155,13 +126,34 @@ async def chat_stream(request: Request) -> Response:
         return JSONResponse([c.model_dump(mode="json", exclude_none=True) for c in collected])
 
 
+async def _exam_gate(
+    chat: ChatService,
+    agent: AgentService,
+    caller: Caller,
+    project_id: str,
+    session_id: str | None,
+) -> str | None:
+    """While the caller takes an exam in this project the copilot is off, or Tutor only as the
+    trainer set it (403 otherwise); returns the mode a new conversation must have."""
+    taking = await chat.classroom.assist_in(caller, project_id)
+    if taking is None:
+        return None
+    title, assist = taking
+    if assist != "tutor":
+        raise HttpError(403, f"The copilot is off during the exam “{title}”.")
+    if session_id is not None and (await agent.store.get_session(session_id)).mode != "tutor":
+        raise HttpError(403, f"Only a Tutor conversation is open during the exam “{title}”.")
+    return "tutor"
+
+
 async def resume(request: Request) -> Response:
     caller = await _caller(request)
-    body: ResumeRequest = await _body(request, ResumeRequest)
+    body: ResumeRequest = await parse_body(request, ResumeRequest)
     session_id = _session_id(request)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
         await chat.owned_session(caller, body.project_id, session_id)
+        await _exam_gate(chat, agent, caller, body.project_id, session_id)
         key = (body.project_id, session_id)
         holder = await chat.claim(key)
         try:
@@ -242,7 +234,7 @@ async def list_sessions(request: Request) -> Response:
 
 async def create_session(request: Request) -> Response:
     caller = await _caller(request)
-    body: SessionCreate = await _body(request, SessionCreate)
+    body: SessionCreate = await parse_body(request, SessionCreate)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
         info = await agent.create_session(body.title, body.mode)
@@ -252,7 +244,7 @@ async def create_session(request: Request) -> Response:
 
 async def update_session(request: Request) -> Response:
     caller = await _caller(request)
-    body: SessionUpdate = await _body(request, SessionUpdate)
+    body: SessionUpdate = await parse_body(request, SessionUpdate)
     session_id = _session_id(request)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
@@ -296,7 +288,7 @@ async def record_undone(request: Request) -> Response:
     """Record in the decision log that the dock undid a change of the session; only a call that
     ran in this session can be recorded (anything else is 409)."""
     caller = await _caller(request)
-    body: UndoneRequest = await _body(request, UndoneRequest)
+    body: UndoneRequest = await parse_body(request, UndoneRequest)
     session_id = _session_id(request)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
@@ -364,6 +356,7 @@ def create_app(config: ServiceConfig) -> Starlette:
         Route(f"{PREFIX}/grants", list_grants, methods=["GET"]),
         Route(f"{PREFIX}/grants/{{tool_name}}", revoke_grant, methods=["DELETE"]),
     ]
+    routes += classroom_routes()
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -38,6 +38,8 @@ from gns3_copilot_desktop.core.sessions import resolve_db_path
 from gns3_copilot_desktop.core.sessions.pg_service import CLAIM_RENEW_S, PostgresServiceState
 from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore, is_postgres_url
 from gns3_copilot_desktop.service.auth import Authenticator, Caller
+from gns3_copilot_desktop.service.classroom import Classroom
+from gns3_copilot_desktop.service.classroom_store import ClassroomStore
 from gns3_copilot_desktop.service.errors import HttpError
 from gns3_copilot_desktop.service.owners import ServiceState, SessionOwners
 
@@ -67,6 +69,8 @@ class ServiceConfig:
     model_factory: Callable[[LlmConfig], BaseChatModel] = field(default=create_base_model)
     idle_close_s: float | None = DEFAULT_IDLE_CLOSE_S
     """Close the database and thread of a project unused for this long (None: never)."""
+    trainer_group: str | None = None
+    """Members of this GNS3 group are the classroom's trainers (besides GNS3 administrators)."""
 
 
 class ChatService:
@@ -76,6 +80,7 @@ class ChatService:
         self.config = config
         self.auth = Authenticator(config.gns3_url)
         self._owners: ServiceState | None = None
+        self._classroom: Classroom | None = None
         self._manager = ProjectAgentManager(self._open_service, idle_close_s=config.idle_close_s)
         self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
@@ -89,11 +94,20 @@ class ChatService:
         assert self._owners is not None, "the service is not started"
         return self._owners
 
+    @property
+    def classroom(self) -> Classroom:
+        assert self._classroom is not None, "the service is not started"
+        return self._classroom
+
     async def start(self) -> None:
         if is_postgres_url(self.config.database):
             self._owners = await PostgresServiceState.open(self.config.database)
         else:
             self._owners = await SessionOwners.open(self.config.data_dir)
+        store = await ClassroomStore.open(self.config.database, self.config.data_dir)
+        self._classroom = Classroom(
+            store, self.config.gns3_url, trainer_group=self.config.trainer_group
+        )
 
     async def close(self) -> None:
         for task in list(self._running.values()):
@@ -101,6 +115,8 @@ class ChatService:
         await self._manager.close()
         if self._owners is not None:
             await self._owners.close()
+        if self._classroom is not None:
+            await self._classroom.store.close()
         if self._model is not None:
             await close_chat_model(self._model)
             self._model = None

@@ -52,6 +52,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="MINUTES",
         help="close the database of a project nobody used for this long (default 15)",
     )
+    parser.add_argument(
+        "--trainer-group",
+        metavar="GROUP",
+        help="members of this GNS3 user group are the classroom's trainers, besides GNS3 "
+        "administrators (GNS3 must let them read their groups: the Group.Audit privilege)",
+    )
     parser.add_argument("--tls-cert", type=Path)
     parser.add_argument("--tls-key", type=Path)
     parser.add_argument("--insecure-http", action="store_true")
@@ -129,6 +135,7 @@ def run(argv: list[str]) -> int:
             llm=llm,
             database=args.database,
             idle_close_s=args.idle_close * 60.0,
+            trainer_group=args.trainer_group,
         )
     )
     logging.basicConfig(level=logging.INFO)

@@ -8,16 +8,21 @@ own spelling whatever spelling the caller used.
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
 
 from gns3_copilot_desktop.core.agent.approval import ApprovalDecision
 from gns3_copilot_desktop.core.agent.modes import Mode
+from gns3_copilot_desktop.service.errors import HttpError
 
 MAX_MESSAGE_CHARS = 100_000
 MAX_TITLE_CHARS = 200
 MAX_ID_CHARS = 100
+MAX_BODY_BYTES = 2 * 1024 * 1024
+"""Largest request body: a message of `MAX_MESSAGE_CHARS`, every character JSON-escaped,
+fits."""
 MAX_DECISIONS = 100
 MAX_REASON_CHARS = 2_000
 
@@ -108,3 +113,30 @@ class ResumeRequest(BaseModel):
 
     project_id: ProjectId
     decisions: list[BoundedDecision] = Field(max_length=MAX_DECISIONS)
+
+
+async def read_bounded(request: Request) -> bytes:
+    """The request's body, refused with 413 as soon as it is known to be larger than
+    `MAX_BODY_BYTES`: from its Content-Length before reading any of it, else (a chunked body)
+    once that much has come, without reading the rest."""
+    too_large = HttpError(413, f"The request body is larger than {MAX_BODY_BYTES} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        raise too_large
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > MAX_BODY_BYTES:
+            raise too_large
+    return bytes(body)
+
+
+async def parse_body(request: Request, model: type[BaseModel]) -> Any:
+    raw = await read_bounded(request)
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        details = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        raise HttpError(422, f"Invalid request body: {details}") from None

@@ -20,7 +20,7 @@ import pytest
 
 from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
 from gns3_copilot_desktop.core.errors import CopilotServiceError
-from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
+from gns3_copilot_desktop.service.requests import MAX_BODY_BYTES
 from gns3_copilot_desktop.ui.backends.base import UserDecision
 from gns3_copilot_desktop.ui.backends.remote import RemoteBackend
 from tests.helpers.chat_service import ServeProcess

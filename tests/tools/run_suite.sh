@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: installs what the suite needs, then runs lint, types and the whole pytest suite.
 #  1. Debian packages (only when root and missing): D-Bus + gnome-keyring for a real Secret Service,
-#     the xcb/EGL libraries Qt needs, fonts for screenshots.
+#     the xcb/EGL libraries Qt needs, fonts for screenshots, Chromium for the class page's test.
 #  2. ./.venv with the dev extras.
 #  3. The real GNS3 server 3.0.6 in its own venv under the user cache dir (its pins must not decide
 #     ours), dynamips for switch nodes (tests that need it skip with the reason when missing), and a
@@ -17,7 +17,7 @@ export PYTHON=${PYTHON:-python3}
 debs=(dbus gnome-keyring libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
       libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
       xvfb fonts-dejavu-core fonts-noto-cjk qt6-l10n-tools g++ cmake postgresql nginx
-      debootstrap e2fsprogs qemu-system-x86 qemu-utils)
+      debootstrap e2fsprogs qemu-system-x86 qemu-utils chromium-headless-shell)
 # npm (for action-validator) may come with a Node.js installed otherwise: Debian's only when none is
 command -v npm >/dev/null || debs+=(npm)
 missing=()

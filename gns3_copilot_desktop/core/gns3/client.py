@@ -15,7 +15,13 @@ from gns3_copilot_desktop.core.errors import Gns3ProtocolError
 from gns3_copilot_desktop.core.gns3 import notifications
 from gns3_copilot_desktop.core.gns3.connection import parse_model, segment
 from gns3_copilot_desktop.core.gns3.links_api import LinksApi
-from gns3_copilot_desktop.core.gns3.models import AuthToken, Notification, User, Version
+from gns3_copilot_desktop.core.gns3.models import (
+    AuthToken,
+    Notification,
+    User,
+    UserGroup,
+    Version,
+)
 from gns3_copilot_desktop.core.gns3.nodes_api import NodesApi
 from gns3_copilot_desktop.core.gns3.projects_api import ProjectsApi
 
@@ -47,6 +53,21 @@ class Gns3Client(ProjectsApi, NodesApi, LinksApi):
     async def current_user(self) -> User:
         """The user the token belongs to."""
         return parse_model(User, await self._request("GET", "/access/users/me"), self.base_url)
+
+    async def list_groups(self) -> list[UserGroup]:
+        """The server's user groups (GNS3 asks for the Group.Audit privilege)."""
+        data = await self._request("GET", "/access/groups")
+        return parse_model(list[UserGroup], data, self.base_url)
+
+    async def group_members(self, group_id: str) -> list[User]:
+        """The members of a user group (Group.Audit)."""
+        data = await self._request("GET", f"/access/groups/{segment(group_id)}/members")
+        return parse_model(list[User], data, self.base_url)
+
+    async def user_groups(self, user_id: str) -> list[UserGroup]:
+        """The groups a user is in (Group.Audit, even for one's own)."""
+        data = await self._request("GET", f"/access/users/{segment(user_id)}/groups")
+        return parse_model(list[UserGroup], data, self.base_url)
 
     # --- notifications -----------------------------------------------------------------------
 

@@ -113,6 +113,13 @@ class User(Gns3Model):
     full_name: str | None = None
 
 
+class UserGroup(Gns3Model):
+    """``GET /v3/access/groups``: a group of GNS3 users (a class, a team)."""
+
+    user_group_id: str
+    name: str
+
+
 class Project(Gns3Model):
     """A GNS3 project."""
 

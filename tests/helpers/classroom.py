@@ -1,0 +1,228 @@
+"""A class on the real GNS3 server of the VPCS lab: GNS3 accounts made through GNS3's own API, a
+GNS3 user group, one project per student (two real VPCS hosts, linked, started, addressed)
+shared with that student only (GNS3's "User" role on it), and `gns3-copilot serve` started as a
+trainer starts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
+from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3.models import LinkEnd
+from tests.helpers.gns3_server import free_port
+
+START_TIMEOUT_S = 30.0
+
+TASK = """\
+format = 1
+title = "PC1 moved"
+ticket = "PC1 cannot reach PC2 since this morning."
+level = "beginner"
+time_limit_min = 15
+hints = ["Compare the addresses of PC1 and PC2.", "show ip on PC1."]
+
+[lab]
+project = "two-pcs.gns3project"
+
+[[faults]]
+device = "PC1"
+inject = ["ip 198.51.100.77/24"]
+undo = ["ip 192.0.2.1/24"]
+
+[[checks]]
+title = "PC1 reaches PC2"
+device = "PC1"
+command = "ping 192.0.2.2 -c 2"
+pass = { ping_max_loss = 50 }
+on_pass = "PC1 and PC2 talk again."
+on_fail = "PC1 gets no answer from PC2."
+points = 70
+
+[[checks]]
+title = "PC1 has its address back"
+device = "PC1"
+command = "show ip"
+pass = { contains = "192.0.2.1/24" }
+points = 30
+"""
+SECRET_VALUES = ("198.51.100.77", "ip 192.0.2.1/24")
+"""What the answer key holds and no student may read before the answers are released."""
+
+
+@dataclass
+class Account:
+    name: str
+    password: str
+    token: str
+    user_id: str
+    project_id: str = ""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def login(base_url: str, name: str, password: str) -> str:
+    response = httpx.post(
+        f"{base_url}/v3/access/users/authenticate", json={"username": name, "password": password}
+    )
+    response.raise_for_status()
+    return str(response.json()["access_token"])
+
+
+def make_account(base_url: str, admin: Account, prefix: str = "student") -> Account:
+    name, password = f"{prefix}{secrets.token_hex(3)}", secrets.token_urlsafe(12)
+    made = httpx.post(
+        f"{base_url}/v3/access/users",
+        json={"username": name, "password": password, "email": f"{name}@class.gns3-lab.org"},
+        headers=admin.headers,
+    )
+    assert made.status_code == 201, made.text
+    token = login(base_url, name, password)
+    return Account(name, password, token, made.json()["user_id"])
+
+
+def make_group(base_url: str, admin: Account, members: list[Account]) -> str:
+    name = f"class-{secrets.token_hex(3)}"
+    made = httpx.post(f"{base_url}/v3/access/groups", json={"name": name}, headers=admin.headers)
+    assert made.status_code == 201, made.text
+    group_id = made.json()["user_group_id"]
+    for member in members:
+        added = httpx.put(
+            f"{base_url}/v3/access/groups/{group_id}/members/{member.user_id}",
+            headers=admin.headers,
+        )
+        assert added.status_code == 204, added.text
+    return name
+
+
+def share(base_url: str, admin: Account, project_id: str, student: Account) -> None:
+    """GNS3's "User" role on the project for that student alone."""
+    roles = httpx.get(f"{base_url}/v3/access/roles", headers=admin.headers).json()
+    role = next(r for r in roles if r["name"] == "User")
+    ace = {
+        "ace_type": "user",
+        "path": f"/projects/{project_id}",
+        "user_id": student.user_id,
+        "role_id": role["role_id"],
+        "propagate": True,
+        "allowed": True,
+    }
+    made = httpx.post(f"{base_url}/v3/access/acl", json=ace, headers=admin.headers)
+    assert made.status_code == 201, made.text
+
+
+async def console(client: Gns3Client, project_id: str, name: str, *commands: str) -> str:
+    """Type commands on a host's real console; its output."""
+    node = next(n for n in await client.list_nodes(project_id) if n.name == name)
+    [outcome] = await run_on_devices([DeviceJob(target_for_node(node, client.base_url), commands)])
+    assert outcome.ok, outcome.error
+    return "\n".join(r.output for r in outcome.results)
+
+
+async def student_lab(base_url: str, admin: Account, student: Account) -> str:
+    """A project with PC1 (192.0.2.1/24) and PC2 (192.0.2.2/24) linked and started, shared
+    with the student; its id."""
+    async with Gns3Client(base_url, token=admin.token) as client:
+        project = await client.create_project(f"lab-{student.name}")
+        pid = project.project_id
+        pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
+        pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
+        await client.create_link(
+            pid,
+            LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
+            LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
+        )
+        await client.start_all_nodes(pid)
+        async with asyncio.timeout(60):
+            while any(n.status != "started" for n in await client.list_nodes(pid)):  # noqa: ASYNC110
+                await asyncio.sleep(0.3)  # the server's state, polled
+        await console(client, pid, "PC1", "ip 192.0.2.1/24")
+        await console(client, pid, "PC2", "ip 192.0.2.2/24")
+    share(base_url, admin, pid, student)
+    student.project_id = pid
+    return pid
+
+
+@dataclass
+class Serve:
+    url: str
+    process: subprocess.Popen[bytes]
+    output_path: Path
+
+    def output(self) -> str:
+        return self.output_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+def start_serve(gns3_url: str, run_dir: Path, *extra: str, port: int | None = None) -> Serve:
+    """``gns3-copilot serve`` in a subprocess, its data in ``run_dir``; waits until it answers.
+    The model endpoint is a closed loopback port: the classroom needs no model."""
+    port = port or free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GNS3_COPILOT"))}
+    env.update(HOME=str(run_dir / "home"), OPENAI_API_KEY="sk-unused", NO_PROXY="127.0.0.1")
+    output_path = run_dir / f"serve-{port}.log"
+    with output_path.open("ab") as output:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "gns3_copilot_desktop", "serve",
+                "--gns3-server", gns3_url, "--port", str(port),
+                "--data-dir", str(run_dir / "data"),
+                "--model-base-url", "http://127.0.0.1:9/v1", "--model", "unused",
+                *extra,
+            ],
+            stdout=output, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/classroom", timeout=1).status_code == 200:
+                break
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"serve did not start:\n{output_path.read_text()}")
+        time.sleep(0.1)  # polling the port until the service answers
+    return Serve(url, process, output_path)
+
+
+@contextlib.contextmanager
+def serving(gns3_url: str, run_dir: Path, *extra: str) -> Iterator[Serve]:
+    serve = start_serve(gns3_url, run_dir, *extra)
+    try:
+        yield serve
+    finally:
+        serve.stop()
+
+
+def upload_task(serve: Serve, trainer: Account, text: str = TASK) -> dict[str, Any]:
+    made = httpx.post(
+        f"{serve.url}/v3/classroom/tasks",
+        json={"name": "moved.toml", "text": text},
+        headers=trainer.headers,
+    )
+    assert made.status_code == 201, made.text
+    body: dict[str, Any] = made.json()
+    return body

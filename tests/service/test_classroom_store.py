@@ -1,0 +1,112 @@
+"""The classroom's records on SQLite and on a real PostgreSQL: one submission wins however many
+arrive at once, an attempt whose injection failed is forgotten, a cut-off grading can be taken
+again only once it is stale; the results table and its CSV (formulas kept as text)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from gns3_copilot_desktop.core.practice.task import parse_task
+from gns3_copilot_desktop.service.classroom_store import (
+    GRADING,
+    INJECTING,
+    RUNNING,
+    SUBMITTED,
+    Attempt,
+    ClassroomStore,
+    ExamRecord,
+)
+from gns3_copilot_desktop.service.classroom_views import result_rows, to_csv
+from tests.helpers.classroom import TASK
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[ClassroomStore]:
+    database = "sqlite"
+    if request.param == "postgres":
+        database = request.getfixturevalue("postgres_server").dsn
+    opened = await ClassroomStore.open(database, tmp_path)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def _exam(roster: dict[str, str]) -> ExamRecord:
+    now = time.time()
+    return ExamRecord(
+        uuid.uuid4().hex, "Quiz", ["t1"], "class-a", roster, now, now + 600, "off", False,
+        "admin", now,
+    )  # fmt: skip
+
+
+def _attempt(exam: ExamRecord, user_id: str, name: str) -> Attempt:
+    now = time.time()
+    return Attempt(exam.exam_id, "t1", user_id, name, "p-" + user_id, "", now, now + 60, None, 0,
+                   total=100)  # fmt: skip
+
+
+async def test_one_submission_wins_and_a_failed_start_is_forgotten(store: ClassroomStore) -> None:
+    exam = _exam({"u1": "ann"})
+    await store.add_exam(exam)
+    assert (await store.exam(exam.exam_id)) == exam
+    attempt = _attempt(exam, "u1", "ann")
+    key = (exam.exam_id, "t1", "u1")
+    assert await store.begin(attempt)
+    assert not await store.begin(attempt), "a second start while the first injects"
+    assert (await store.attempt(key)).status == INJECTING  # type: ignore[union-attr]
+    await store.drop(key)
+    assert await store.attempt(key) is None
+    assert await store.begin(attempt)
+    await store.started(key, time.time(), time.time() + 60)
+    assert [a.status for a in await store.running_in("u1", "p-u1")] == [RUNNING]
+
+    taken = await asyncio.gather(*(store.take_for_grading(key, 0.0) for _ in range(8)))
+    assert sorted(taken) == [False] * 7 + [True]
+    assert (await store.attempt(key)).status == GRADING  # type: ignore[union-attr]
+    # a grading cut off by a killed process is taken again only once it is stale
+    assert not await store.take_for_grading(key, time.time() - 300)
+    assert await store.take_for_grading(key, time.time() + 1)
+    checks = [{"title": "c", "state": "pass", "message": "ok", "points": 100}]
+    await store.graded(key, checks, 100, late=False, note="")
+    await store.graded(key, [], 0, late=True, note="again")  # not grading any more: no change
+    done = await store.attempt(key)
+    assert done is not None and done.status == SUBMITTED and done.score == 100
+    assert done.checks == checks and not done.late
+    assert await store.running_in("u1", "p-u1") == []
+    await store.hint_used(key)
+    assert (await store.attempt(key)).hints_used == 0  # type: ignore[union-attr]
+
+
+async def test_results_list_every_student_and_the_csv_keeps_formulas_as_text(
+    store: ClassroomStore,
+) -> None:
+    exam = _exam({"u1": "ann", "u2": '=HYPERLINK("x")'})
+    await store.add_exam(exam)
+    key = (exam.exam_id, "t1", "u1")
+    await store.begin(_attempt(exam, "u1", "ann"))
+    await store.started(key, 1_700_000_000.0, 1_700_000_600.0)
+    await store.take_for_grading(key, 0.0)
+    checks = [{"title": "@SUM(A1)", "state": "fail", "message": "-1+1", "points": 0}]
+    await store.graded(key, checks, 0, late=False, note="")
+    task = parse_task(TASK)
+    rows = result_rows(exam, {"t1": task}, await store.attempts(exam.exam_id))
+    assert [(r["student"], r["status"]) for r in rows] == [
+        ("=HYPERLINK(\"x\")", "not started"), ("ann", "submitted")
+    ]  # fmt: skip
+    table = list(csv.DictReader(io.StringIO(to_csv(rows))))
+    assert table[0]["student"] == '\'=HYPERLINK("x")'
+    assert table[1]["started_at"] == "2023-11-14T22:13:20Z"
+    assert table[1]["messages"].startswith("'@SUM(A1): fail (-1+1)")
+    assert table[1]["checks_total"] == "2" and table[1]["points"] == "100"
