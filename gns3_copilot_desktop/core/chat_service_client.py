@@ -39,6 +39,7 @@ from gns3_copilot_desktop.core.chat_service_http import (
     TokenSource,
     read_chunks,
 )
+from gns3_copilot_desktop.core.classroom_client import ClassroomClient
 from gns3_copilot_desktop.core.errors import CopilotError, CopilotServiceError
 from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk
 
@@ -94,6 +95,11 @@ class ChatServiceClient:
     async def aclose(self) -> None:
         """Close the pooled connections."""
         await self._connection.aclose()
+
+    @property
+    def classroom(self) -> ClassroomClient:
+        """The service's classroom routes, on the same connection and login."""
+        return ClassroomClient(self._connection)
 
     # --- streams ----------------------------------------------------------------------------
 

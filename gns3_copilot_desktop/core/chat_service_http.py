@@ -115,6 +115,12 @@ class ServiceConnection:
         except ValueError as exc:
             raise CopilotServiceError(UNREADABLE_TEXT, status_code=response.status_code) from exc
 
+    async def text(self, method: str, path: str, **kwargs: Any) -> str:
+        """The text answer of a request (a CSV export); ``kwargs`` go to httpx."""
+        request = self._http.build_request(method, path, headers=self._auth(), **kwargs)
+        response = await self._send(request, stream=False)
+        return response.text
+
     async def _send(self, request: httpx.Request, *, stream: bool) -> httpx.Response:
         """Send; a non-2xx answer is raised as the project's error (the response is closed).
 

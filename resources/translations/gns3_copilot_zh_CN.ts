@@ -230,6 +230,21 @@
 </context><context>
     <name>ChatPanel</name>
     <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/toggle.py" line="28" />
+        <source>Class</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/toggle.py" line="30" />
+        <source>Show the classroom</source>
+        <translation>显示课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/toggle.py" line="31" />
+        <source>Exams and results of your class</source>
+        <translation>本班的考试和成绩</translation>
+    </message>
+    <message>
         <location filename="../../gns3_copilot_desktop/ui/chat/import_banner.py" line="19" />
         <source>Imported conversation — read only</source>
         <translation>导入的对话 — 只读</translation>
@@ -277,55 +292,319 @@
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="88" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="89" />
         <source>☰ Sessions</source>
         <translation>☰ 会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="91" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="92" />
         <source>Show sessions</source>
         <translation>显示会话列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="328" />
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="93" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="333" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="94" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="94" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="95" />
         <source>Session title</source>
         <translation>会话标题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="101" />
         <source>Compact</source>
         <translation>紧凑</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="104" />
         <source>Compact tool cards</source>
         <translation>紧凑显示工具卡片</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="107" />
         <source>Hide tool cards behind a count</source>
         <translation>把工具卡片折叠成一个计数</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="165" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="170" />
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="174" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="179" />
         <source>Message box; F1 lists the shortcuts</source>
         <translation>消息框；按 F1 查看快捷键</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="318" />
+        <location filename="../../gns3_copilot_desktop/ui/chat/panel.py" line="323" />
         <source>Mode: %1</source>
         <translation>模式：%1</translation>
+    </message>
+</context><context>
+    <name>ClassroomPanel</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="57" />
+        <source>Classroom</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="62" />
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="64" />
+        <source>Refresh the exams</source>
+        <translation>刷新考试列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="70" />
+        <source>Exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="106" />
+        <source>Submit the task?</source>
+        <translation>提交这道题？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="107" />
+        <source>The checks run once and your result is recorded; it cannot change afterwards.</source>
+        <translation>检查只运行一次并记录你的成绩；提交后成绩不能再更改。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="115" />
+        <source>Submit</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="125" />
+        <source>Export the results</source>
+        <translation>导出成绩</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="169" />
+        <source>Exams run on your trainer's copilot service. Connect to it in Settings → Copilot service, with your GNS3 account of the class.</source>
+        <translation>考试在老师的 Copilot 服务上进行。请在“设置 → Copilot 服务”中连接它，并使用你在本班的 GNS3 账号。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="196" />
+        <source>No exam for you yet.</source>
+        <translation>你还没有考试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="198" />
+        <source>No exam yet: open one on the service (see the README's Classroom).</source>
+        <translation>还没有考试：请在服务上创建一场（见 README 的“课堂”一节）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="221" />
+        <source>Group {group}: {students} students.</source>
+        <translation>组 {group}：{students} 名学生。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="233" />
+        <source>Hints: {hints}. The copilot: {copilot}.</source>
+        <translation>提示：{hints}。助手：{copilot}。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="241" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="236" />
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="238" />
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="239" />
+        <source>Tutor only</source>
+        <translation>仅辅导模式</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="298" />
+        <source>Open your lab's project in GNS3 first: the task goes into it.</source>
+        <translation>请先在 GNS3 中打开你的实验项目：题目会放进这个项目。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="305" />
+        <source>Starting… the service prepares the task in your lab.</source>
+        <translation>正在开始……服务正在你的实验中准备题目。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="329" />
+        <source>Checking your lab…</source>
+        <translation>正在检查你的实验……</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="352" />
+        <source>Results saved to {path}.</source>
+        <translation>成绩已保存到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="26" />
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="27" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="28" />
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="37" />
+        <source>Submitted so far</source>
+        <translation>已提交人数</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="43" />
+        <source>Class results</source>
+        <translation>全班成绩</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="56" />
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="59" />
+        <source>Export the results as CSV</source>
+        <translation>将成绩导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="62" />
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="65" />
+        <source>Export the results as JSON</source>
+        <translation>将成绩导出为 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="78" />
+        <source>not started</source>
+        <translation>未开始</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="79" />
+        <source>starting</source>
+        <translation>正在开始</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="80" />
+        <source>working</source>
+        <translation>作答中</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="81" />
+        <source>checking</source>
+        <translation>正在检查</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="82" />
+        <source>submitted</source>
+        <translation>已提交</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="97" />
+        <source>{done} of {total} submitted</source>
+        <translation>已提交 {done} / {total}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="35" />
+        <source>Time is over</source>
+        <translation>时间到</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="36" />
+        <source>{minutes} min {seconds} s left</source>
+        <translation>剩余 {minutes} 分 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="56" />
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="58" />
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="60" />
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="62" />
+        <source>Start the task</source>
+        <translation>开始答题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="64" />
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="66" />
+        <source>Show a hint</source>
+        <translation>显示提示</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="72" />
+        <source>Submit the task</source>
+        <translation>提交答题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="82" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="100" />
+        <source>{title} · {points} points · {minutes} min</source>
+        <translation>{title} · {points} 分 · {minutes} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="122" />
+        <source>The exam opens later.</source>
+        <translation>考试尚未开始。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="126" />
+        <source>The exam is over.</source>
+        <translation>考试已结束。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="131" />
+        <source>Submitted.</source>
+        <translation>已提交。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="139" />
+        <source>Score: {score} of {points}</source>
+        <translation>得分：{score} / {points}</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="146" />
+        <source>Answer (released by your trainer):</source>
+        <translation>答案（由你的老师公布）：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="157" />
+        <source>Hint {number}:</source>
+        <translation>提示 {number}：</translation>
     </message>
 </context><context>
     <name>Composer</name>
@@ -485,52 +764,52 @@
         <translation>在 GNS3 中打开一个项目（或在上方选择），即可围绕它对话。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="180" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="181" />
         <source>{model} answers.</source>
         <translation>{model} 有应答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="181" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="182" />
         <source>Calls tools: yes.</source>
         <translation>调用工具：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="183" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="184" />
         <source>Calls tools: it accepted them but answered in text.</source>
         <translation>调用工具：接受了工具，但以文字作答。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="184" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="185" />
         <source>Streams tool calls: yes.</source>
         <translation>流式工具调用：是。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="186" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="187" />
         <source>Streams tool calls: no (asked without streaming).</source>
         <translation>流式工具调用：否（改为非流式请求）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="199" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="200" />
         <source>{model} (command line)</source>
         <translation>{model}（命令行）</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="206" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="207" />
         <source>Context window: {tokens} tokens (read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="211" />
         <source>The profile says {tokens}: set it to what the server runs.</source>
         <translation>配置文件中为 {tokens}：请改为服务器实际运行的值。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="216" />
         <source>Context window: {tokens} tokens (the profile's setting; not read from the server).</source>
         <translation>上下文窗口：{tokens} 个 token（配置文件中的设置，未从服务器读取）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="219" />
+        <location filename="../../gns3_copilot_desktop/ui/header/model_settings.py" line="220" />
         <source>Context window: unknown (the server does not say it; 128,000 tokens assumed).</source>
         <translation>上下文窗口：未知（服务器未提供；按 128,000 个 token 计）。</translation>
     </message>
@@ -2860,29 +3139,29 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
 </context><context>
     <name>RemoteBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="111" />
         <source>Edits cannot be checked on a copilot service on another computer: Approve the call as shown or Reject it.</source>
         <translation>在另一台计算机上的 Copilot 服务无法检查修改：请按所示批准该调用，或拒绝它。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="192" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="197" />
         <source>This conversation no longer exists.</source>
         <translation>此对话已不存在。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="203" />
         <source>A copilot service does not support importing or continuing a conversation: it works when the copilot runs on this computer (choose it in the settings).</source>
         <translation>Copilot 服务不支持导入或继续对话：只有 Copilot 在本机运行时才可以（请在设置中选择）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="217" />
         <source>Log in to the GNS3 server first.</source>
         <translation>请先登录 GNS3 服务器。</translation>
     </message>
 </context><context>
     <name>ServiceBackend</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/backends/remote.py" line="61" />
         <location filename="../../gns3_copilot_desktop/ui/backends/service.py" line="67" />
         <source>Open a project in GNS3 or choose one above first.</source>
         <translation>请先在 GNS3 中打开一个项目，或在上方选择一个。</translation>

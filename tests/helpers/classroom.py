@@ -84,6 +84,15 @@ def login(base_url: str, name: str, password: str) -> str:
     return str(response.json()["access_token"])
 
 
+def admin_account(lab: Any) -> Account:
+    """The GNS3 server's administrator (the lab's login), the class's trainer."""
+    token = login(lab.base_url, lab.username, lab.password)
+    me = httpx.get(
+        f"{lab.base_url}/v3/access/users/me", headers={"Authorization": f"Bearer {token}"}
+    )
+    return Account(lab.username, lab.password, token, me.json()["user_id"])
+
+
 def make_account(base_url: str, admin: Account, prefix: str = "student") -> Account:
     name, password = f"{prefix}{secrets.token_hex(3)}", secrets.token_urlsafe(12)
     made = httpx.post(
@@ -111,19 +120,30 @@ def make_group(base_url: str, admin: Account, members: list[Account]) -> str:
 
 
 def share(base_url: str, admin: Account, project_id: str, student: Account) -> None:
-    """GNS3's "User" role on the project for that student alone."""
+    """GNS3's "User" role for that student alone, on the project and on a resource pool holding
+    it (GNS3 3.0 lists a project to a non-admin through a pool, as a classroom sets it up)."""
     roles = httpx.get(f"{base_url}/v3/access/roles", headers=admin.headers).json()
     role = next(r for r in roles if r["name"] == "User")
-    ace = {
-        "ace_type": "user",
-        "path": f"/projects/{project_id}",
-        "user_id": student.user_id,
-        "role_id": role["role_id"],
-        "propagate": True,
-        "allowed": True,
-    }
-    made = httpx.post(f"{base_url}/v3/access/acl", json=ace, headers=admin.headers)
-    assert made.status_code == 201, made.text
+    pool = httpx.post(
+        f"{base_url}/v3/pools", json={"name": f"pool-{student.name}"}, headers=admin.headers
+    )
+    assert pool.status_code == 201, pool.text
+    pool_id = pool.json()["resource_pool_id"]
+    added = httpx.put(
+        f"{base_url}/v3/pools/{pool_id}/resources/{project_id}", headers=admin.headers
+    )
+    assert added.status_code == 204, added.text
+    for path in (f"/projects/{project_id}", f"/pools/{pool_id}"):
+        ace = {
+            "ace_type": "user",
+            "path": path,
+            "user_id": student.user_id,
+            "role_id": role["role_id"],
+            "propagate": True,
+            "allowed": True,
+        }
+        made = httpx.post(f"{base_url}/v3/access/acl", json=ace, headers=admin.headers)
+        assert made.status_code == 201, made.text
 
 
 async def console(client: Gns3Client, project_id: str, name: str, *commands: str) -> str:
@@ -134,25 +154,26 @@ async def console(client: Gns3Client, project_id: str, name: str, *commands: str
     return "\n".join(r.output for r in outcome.results)
 
 
-async def student_lab(base_url: str, admin: Account, student: Account) -> str:
-    """A project with PC1 (192.0.2.1/24) and PC2 (192.0.2.2/24) linked and started, shared
-    with the student; its id."""
+async def student_lab(base_url: str, admin: Account, student: Account, hosts: int = 2) -> str:
+    """A project with PC1 (192.0.2.1/24) and, with two hosts, PC2 (192.0.2.2/24) linked to it,
+    started, shared with the student; its id."""
     async with Gns3Client(base_url, token=admin.token) as client:
         project = await client.create_project(f"lab-{student.name}")
         pid = project.project_id
-        pc1 = await client.create_node(pid, "PC1", "vpcs", x=-100, y=0)
-        pc2 = await client.create_node(pid, "PC2", "vpcs", x=100, y=0)
-        await client.create_link(
-            pid,
-            LinkEnd(node_id=pc1.node_id, adapter_number=0, port_number=0),
-            LinkEnd(node_id=pc2.node_id, adapter_number=0, port_number=0),
-        )
+        pcs = [await client.create_node(pid, f"PC{n}", "vpcs", x=200 * n, y=0)
+               for n in range(1, hosts + 1)]  # fmt: skip
+        if hosts == 2:
+            await client.create_link(
+                pid,
+                LinkEnd(node_id=pcs[0].node_id, adapter_number=0, port_number=0),
+                LinkEnd(node_id=pcs[1].node_id, adapter_number=0, port_number=0),
+            )
         await client.start_all_nodes(pid)
         async with asyncio.timeout(60):
             while any(n.status != "started" for n in await client.list_nodes(pid)):  # noqa: ASYNC110
                 await asyncio.sleep(0.3)  # the server's state, polled
-        await console(client, pid, "PC1", "ip 192.0.2.1/24")
-        await console(client, pid, "PC2", "ip 192.0.2.2/24")
+        for n in range(1, hosts + 1):
+            await console(client, pid, f"PC{n}", f"ip 192.0.2.{n}/24")
     share(base_url, admin, pid, student)
     student.project_id = pid
     return pid
@@ -226,3 +247,16 @@ def upload_task(serve: Serve, trainer: Account, text: str = TASK) -> dict[str, A
     assert made.status_code == 201, made.text
     body: dict[str, Any] = made.json()
     return body
+
+
+def open_exam(
+    serve: Serve, trainer: Account, task_id: str, group: str, **fields: Any
+) -> dict[str, Any]:
+    """A 30-minute exam of one task for the group (``fields`` change it)."""
+    body = {"title": "Week 3 quiz", "task_ids": [task_id], "group": group, "duration_min": 30}
+    made = httpx.post(
+        f"{serve.url}/v3/classroom/exams", json={**body, **fields}, headers=trainer.headers
+    )
+    assert made.status_code == 201, made.text
+    exam: dict[str, Any] = made.json()
+    return exam

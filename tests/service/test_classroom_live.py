@@ -29,10 +29,11 @@ from tests.helpers.classroom import (
     TASK,
     Account,
     Serve,
+    admin_account,
     console,
-    login,
     make_account,
     make_group,
+    open_exam,
     start_serve,
     student_lab,
     upload_task,
@@ -85,9 +86,7 @@ def _run(coro: Any) -> Any:
 @pytest.fixture(scope="module")
 def klass(gns3_vpcs_lab: Gns3VpcsLab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Class]:
     base = gns3_vpcs_lab.base_url
-    token = login(base, gns3_vpcs_lab.username, gns3_vpcs_lab.password)
-    me = httpx.get(f"{base}/v3/access/users/me", headers={"Authorization": f"Bearer {token}"})
-    trainer = Account(gns3_vpcs_lab.username, gns3_vpcs_lab.password, token, me.json()["user_id"])
+    trainer = admin_account(gns3_vpcs_lab)
     alice, bob = make_account(base, trainer), make_account(base, trainer)
     outsider = make_account(base, trainer, prefix="visitor")
     group = make_group(base, trainer, [alice, bob])
@@ -118,11 +117,7 @@ def _pc1(klass: Class, student: Account, *commands: str) -> str:
 
 
 def _exam(klass: Class, task_id: str, **fields: Any) -> dict[str, Any]:
-    body = {"title": "Week 3 quiz", "task_ids": [task_id], "group": klass.group, "duration_min": 30}
-    made = klass.call(klass.trainer, "POST", "/v3/classroom/exams", json={**body, **fields})
-    assert made.status_code == 201, made.text
-    exam: dict[str, Any] = made.json()
-    return exam
+    return open_exam(klass.serve, klass.trainer, task_id, klass.group, **fields)
 
 
 def test_trainer_routes_refuse_students_and_a_hostile_task_names_its_line(klass: Class) -> None:

@@ -17,6 +17,7 @@ from gns3_copilot_desktop.core.protocol import ApprovalRequest, ChatChunk, ToolS
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.approval import CallPreview
+    from gns3_copilot_desktop.core.classroom_client import ClassroomClient
     from gns3_copilot_desktop.core.practice.engine import PracticeEngine
 
 SessionMode = Literal["assistant", "tutor", "practice"]
@@ -175,3 +176,21 @@ async def practice_engine(backend: object, project_id: str | None = None) -> Pra
         return None
     engine: PracticeEngine | None = await practice(project_id)
     return engine
+
+
+class ClassroomSource(Protocol):
+    """A backend that reaches a trainer's classroom (a copilot service does; this computer's
+    agent does not)."""
+
+    def classroom(self) -> ClassroomClient | None:
+        """The classroom of the service the dock uses, None without one."""
+        ...
+
+
+def classroom_client(backend: object) -> ClassroomClient | None:
+    """The backend's classroom, or None when it has none."""
+    classroom = getattr(backend, "classroom", None)
+    if classroom is None:
+        return None
+    found: ClassroomClient | None = classroom()
+    return found

@@ -38,6 +38,7 @@ from gns3_copilot_desktop.ui.backends.service import (
 
 if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.approval import CallPreview
+    from gns3_copilot_desktop.core.classroom_client import ClassroomClient
     from gns3_copilot_desktop.core.practice.engine import PracticeEngine
     from gns3_copilot_desktop.core.sessions.models import SessionInfo
 
@@ -66,6 +67,10 @@ class RemoteBackend:
     async def project_notices(self) -> list[str]:
         """The service keeps the conversations: nothing to say about a local database."""
         return []
+
+    def classroom(self) -> ClassroomClient:
+        """The service's classroom (exams of the user's GNS3 group, a trainer's results)."""
+        return self.client.classroom
 
     async def aclose(self) -> None:
         """Close the connections to the service."""
@@ -291,6 +296,10 @@ class BackendChoice:
     async def project_notices(self) -> list[str]:
         """What the user must be told about the project's conversations, once per opening."""
         return await self.current.project_notices()
+
+    def classroom(self) -> ClassroomClient | None:
+        """The classroom of the copilot service in use; None when the agent runs here."""
+        return self.remote.classroom() if self.remote is not None else None
 
     async def import_session(self, data: bytes) -> SessionEntry:
         """A new read-only session from an export file (conversations on this computer only)."""

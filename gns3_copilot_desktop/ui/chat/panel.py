@@ -30,6 +30,7 @@ from gns3_copilot_desktop.ui.chat.import_banner import ImportBanner
 from gns3_copilot_desktop.ui.chat.message_view import MessageView
 from gns3_copilot_desktop.ui.chat.panel_turns import ChatTurns
 from gns3_copilot_desktop.ui.chat.status_line import StatusLine
+from gns3_copilot_desktop.ui.classroom.toggle import ClassroomToggle
 from gns3_copilot_desktop.ui.practice.panel import PracticePanel
 from gns3_copilot_desktop.ui.qt_async import spawn
 from gns3_copilot_desktop.ui.sessions.list_rows import shown_title
@@ -142,6 +143,10 @@ class ChatPanel(ChatTurns):
         col.addWidget(self.status)
         col.addWidget(self.practice)
         col.addWidget(self.composer)
+        self.classroom_toggle = ClassroomToggle(
+            self._backend, column, col, [self.view, self.practice, self.composer], self
+        )
+        bar.insertWidget(bar.count() - 1, self.classroom_toggle)
         self.splitter.addWidget(self.sessions)
         self.splitter.addWidget(column)
         self.splitter.setStretchFactor(1, 1)

@@ -150,6 +150,7 @@ class ModelSettings(QObject):
         self.fill_models()
         if await header.backend.apply_settings():
             await self._switch_backend()
+        header.panel.classroom_toggle.follow_backend()
         await self.update_composer()
 
     async def _switch_backend(self) -> None:

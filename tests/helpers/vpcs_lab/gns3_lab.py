@@ -69,14 +69,14 @@ class Gns3VpcsLab:
         return "(no log)"
 
 
-def _reserve_ports() -> list[socket.socket]:
-    """1 + CONSOLE_PORTS consecutive listening sockets on 127.0.0.1 (API, then consoles)."""
+def _reserve_ports(consoles: int = CONSOLE_PORTS) -> list[socket.socket]:
+    """1 + ``consoles`` consecutive listening sockets on 127.0.0.1 (API, then consoles)."""
     low, _ = ephemeral_ports()  # below it: no outgoing connection can hold one of them
     for _ in range(50):
-        base = random.randrange(max(1024, low - 20000), low - CONSOLE_PORTS - 2)
+        base = random.randrange(max(1024, low - 20000), low - consoles - 2)
         socks: list[socket.socket] = []
         try:
-            for port in range(base, base + CONSOLE_PORTS + 1):
+            for port in range(base, base + consoles + 1):
                 sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
                 socks.append(sock)
                 sock.bind(("127.0.0.1", port))
@@ -88,7 +88,7 @@ def _reserve_ports() -> list[socket.socket]:
     raise RuntimeError("no free block of loopback ports for the VPCS lab")
 
 
-def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
+def _lab_config(run_dir: Path, port: int, real_vpcs: Path, consoles: int = CONSOLE_PORTS) -> Path:
     # dynamips (when there is one) lets switches join the lab: captures and switched pings.
     config = write_config(run_dir, port, find_dynamips()[0], port_ranges=False)
     text = config.read_text().replace(
@@ -96,7 +96,7 @@ def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
         "[Server]\n"
         f"ubridge_path = {HERE / 'ubridge_launcher.sh'}\n"
         f"console_start_port_range = {port + 1}\n"
-        f"console_end_port_range = {port + CONSOLE_PORTS}\n"
+        f"console_end_port_range = {port + consoles}\n"
         f"udp_start_port_range = {UDP_START}\n"
         f"udp_end_port_range = {UDP_END}\n",
         1,
@@ -106,12 +106,13 @@ def _lab_config(run_dir: Path, port: int, real_vpcs: Path) -> Path:
 
 
 def start_gns3_vpcs_lab(
-    run_dir: Path, real_vpcs: Path
+    run_dir: Path, real_vpcs: Path, consoles: int = CONSOLE_PORTS
 ) -> tuple[subprocess.Popen[str], Gns3VpcsLab]:
-    """Start the lab and wait until the API answers through the relay."""
-    socks = _reserve_ports()
+    """Start the lab (``consoles`` console ports) and wait until the API answers through the
+    relay."""
+    socks = _reserve_ports(consoles)
     port = socks[0].getsockname()[1]
-    config = _lab_config(run_dir, port, real_vpcs)
+    config = _lab_config(run_dir, port, real_vpcs, consoles)
     env = {
         **_server_env(run_dir),
         "LAB_REAL_VPCS": str(real_vpcs),

@@ -1,0 +1,1 @@
+"""The Classroom panel: a student's exam and a trainer's class, through a copilot service."""
