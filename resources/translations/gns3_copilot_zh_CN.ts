@@ -345,104 +345,109 @@
 </context><context>
     <name>ClassroomPanel</name>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="57" />
-        <source>Classroom</source>
-        <translation>课堂</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="62" />
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="64" />
-        <source>Refresh the exams</source>
-        <translation>刷新考试列表</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="70" />
-        <source>Exam</source>
-        <translation>考试</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="106" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="21" />
         <source>Submit the task?</source>
         <translation>提交这道题？</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="107" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="22" />
         <source>The checks run once and your result is recorded; it cannot change afterwards.</source>
         <translation>检查只运行一次并记录你的成绩；提交后成绩不能再更改。</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="69" />
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="115" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="30" />
         <source>Submit</source>
         <translation>提交</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="125" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="40" />
         <source>Export the results</source>
         <translation>导出成绩</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="169" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="54" />
+        <source>Classroom</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="59" />
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="61" />
+        <source>Refresh the exams</source>
+        <translation>刷新考试列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="67" />
+        <source>Exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="102" />
+        <source>Open the lab in GNS3 first.</source>
+        <translation>请先在 GNS3 中打开实验。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="142" />
         <source>Exams run on your trainer's copilot service. Connect to it in Settings → Copilot service, with your GNS3 account of the class.</source>
         <translation>考试在老师的 Copilot 服务上进行。请在“设置 → Copilot 服务”中连接它，并使用你在本班的 GNS3 账号。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="196" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="169" />
         <source>No exam for you yet.</source>
         <translation>你还没有考试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="198" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="171" />
         <source>No exam yet: open one on the service (see the README's Classroom).</source>
         <translation>还没有考试：请在服务上创建一场（见 README 的“课堂”一节）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="221" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="194" />
         <source>Group {group}: {students} students.</source>
         <translation>组 {group}：{students} 名学生。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="233" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="206" />
         <source>Hints: {hints}. The copilot: {copilot}.</source>
         <translation>提示：{hints}。助手：{copilot}。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="241" />
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="236" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="214" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="209" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="238" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="211" />
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="239" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="212" />
         <source>Tutor only</source>
         <translation>仅辅导模式</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="298" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="271" />
         <source>Open your lab's project in GNS3 first: the task goes into it.</source>
         <translation>请先在 GNS3 中打开你的实验项目：题目会放进这个项目。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="305" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="278" />
         <source>Starting… the service prepares the task in your lab.</source>
         <translation>正在开始……服务正在你的实验中准备题目。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="329" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="302" />
         <source>Checking your lab…</source>
         <translation>正在检查你的实验……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="352" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="325" />
         <source>Results saved to {path}.</source>
         <translation>成绩已保存到 {path}。</translation>
     </message>
@@ -492,32 +497,42 @@
         <translation>将成绩导出为 JSON</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="78" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="68" />
+        <source>Save this lab as a task…</source>
+        <translation>将此实验保存为题目…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="71" />
+        <source>Make a task from the lab open now</source>
+        <translation>用当前打开的实验出一道题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="85" />
         <source>not started</source>
         <translation>未开始</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="79" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="86" />
         <source>starting</source>
         <translation>正在开始</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="80" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="87" />
         <source>working</source>
         <translation>作答中</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="81" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="88" />
         <source>checking</source>
         <translation>正在检查</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="89" />
         <source>submitted</source>
         <translation>已提交</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="97" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/trainer.py" line="104" />
         <source>{done} of {total} submitted</source>
         <translation>已提交 {done} / {total}</translation>
     </message>
@@ -3786,6 +3801,158 @@ Compare it with the fingerprint your trainer gave you. If you trust it, files fr
         <location filename="../../gns3_copilot_desktop/ui/chat/status_line.py" line="194" />
         <source>working · %1 s</source>
         <translation>处理中 · %1 秒</translation>
+    </message>
+</context><context>
+    <name>TaskEditor</name>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="44" />
+        <source>beginner</source>
+        <translation>初级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="45" />
+        <source>intermediate</source>
+        <translation>中级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="46" />
+        <source>advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="61" />
+        <source>Save this lab as a task</source>
+        <translation>将此实验保存为题目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="69" />
+        <source>What the student is told, as a user says it</source>
+        <translation>学生看到的问题描述，就像用户报告的那样</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="78" />
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="79" />
+        <source>Ticket</source>
+        <translation>工单</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="80" />
+        <source>Level</source>
+        <translation>难度</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="81" />
+        <source>Minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="84" />
+        <source>Checks proposed from the lab</source>
+        <translation>根据实验建议的检查项</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="87" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="90" />
+        <source>Lines that break it, one per line</source>
+        <translation>制造故障的命令，每行一条</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="94" />
+        <source>Lines that undo it, one per line</source>
+        <translation>撤销故障的命令，每行一条</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="102" />
+        <source>Prove</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="104" />
+        <source>Prove the task on the lab</source>
+        <translation>在实验上验证此题</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="106" />
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="108" />
+        <source>Save the task file</source>
+        <translation>保存题目文件</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="111" />
+        <source>Upload to the class</source>
+        <translation>上传到课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="114" />
+        <source>Upload the task to the copilot service</source>
+        <translation>将题目上传到 Copilot 服务</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="121" />
+        <source>Checks</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="123" />
+        <source>The fault</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="125" />
+        <source>Break it with:</source>
+        <translation>制造故障：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="127" />
+        <source>Undo it with:</source>
+        <translation>撤销故障：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="145" />
+        <source>Save the task</source>
+        <translation>保存题目</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="155" />
+        <source>Reading the lab…</source>
+        <translation>正在读取实验…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="174" />
+        <source>{count} checks pass on the lab now; pick them, then write the fault.</source>
+        <translation>当前实验通过 {count} 项检查；请勾选要用的检查，然后填写故障。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="216" />
+        <source>Proving on the lab: checks, the fault, checks, undo…</source>
+        <translation>正在实验上验证：检查、注入故障、再检查、撤销…</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="234" />
+        <source>Proved: every check passes on the lab, {failing} fail with the fault in, all pass again once it is undone. The lab is as it was.</source>
+        <translation>验证通过：所有检查在实验上通过，注入故障后 {failing} 项失败，撤销后全部再次通过。实验已恢复原样。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="254" />
+        <source>Saved to {name}.</source>
+        <translation>已保存到 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/task_editor.py" line="266" />
+        <source>Uploaded: the task can go into an exam.</source>
+        <translation>已上传：这道题可以用于考试了。</translation>
     </message>
 </context><context>
     <name>ToolCard</name>

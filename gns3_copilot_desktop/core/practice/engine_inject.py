@@ -19,9 +19,9 @@ from gns3_copilot_desktop.core.practice.engine_checks import _Checking
 from gns3_copilot_desktop.core.practice.lab_facts import (
     _device_answer,
     _fill,
-    _vpcs_address,
     _vpcs_expected,
     _vpcs_summary,
+    vpcs_address,
 )
 from gns3_copilot_desktop.core.practice.store import (
     InjectedFault,
@@ -87,7 +87,7 @@ class _Injecting(_Checking):
             shown = await self._output(node, "show ip") if fault.platform == "vpcs" else ""
             for command in (_fill(c, fault.params) for c in steps.console):
                 expected = _vpcs_expected(command)
-                if expected is not None and _vpcs_address(shown) != expected:
+                if expected is not None and vpcs_address(shown) != expected:
                     return f"it still shows {_vpcs_summary(shown)}", True
         changed = await self._lab_changed(fault)
         if changed:

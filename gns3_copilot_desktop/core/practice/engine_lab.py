@@ -26,7 +26,7 @@ from gns3_copilot_desktop.core.practice.lab_facts import (
     _Candidate,
     _LabNode,
     _node_binding,
-    _vpcs_address,
+    vpcs_address,
 )
 from gns3_copilot_desktop.core.practice.store import (
     PracticeError,
@@ -63,7 +63,7 @@ class _LabReading(_EngineBase):
         jobs = [DeviceJob(target_for_node(n.node, self._server_url), ("show ip",)) for n in vpcs]
         for lab_node, outcome in zip(vpcs, await self._run(jobs), strict=True):
             if outcome.ok and outcome.results:
-                lab_node.address, lab_node.gateway = _vpcs_address(outcome.results[0].output)
+                lab_node.address, lab_node.gateway = vpcs_address(outcome.results[0].output)
         return nodes
 
     async def _link_bindings(

@@ -204,7 +204,7 @@ def _fill(text: str, params: dict[str, str]) -> str:
     return " ".join(text.format_map(params).split())
 
 
-def _vpcs_address(output: str) -> tuple[ipaddress.IPv4Interface | None, str]:
+def vpcs_address(output: str) -> tuple[ipaddress.IPv4Interface | None, str]:
     """The address and gateway in VPCS ``show ip`` output (``IP/MASK : 10.0.0.1/24``)."""
     found = re.search(r"IP/MASK\s*:\s*(\d+\.\d+\.\d+\.\d+/\d+)", output)
     gateway = re.search(r"GATEWAY\s*:\s*(\d+\.\d+\.\d+\.\d+)", output)
@@ -254,7 +254,7 @@ def _vpcs_expected(command: str) -> tuple[ipaddress.IPv4Interface | None, str] |
 
 
 def _vpcs_summary(output: str) -> str:
-    address, gateway = _vpcs_address(output)
+    address, gateway = vpcs_address(output)
     text = f"the address {address}" if address else "no address"
     return f"{text} and the gateway {gateway}" if gateway else text
 

@@ -30,6 +30,7 @@ from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.ui.backends.base import classroom_client
 from gns3_copilot_desktop.ui.classroom.questions import ClassroomQuestions
 from gns3_copilot_desktop.ui.classroom.student import StudentExam
+from gns3_copilot_desktop.ui.classroom.task_editor import TaskEditor, open_task_editor
 from gns3_copilot_desktop.ui.classroom.trainer import ClassTable
 from gns3_copilot_desktop.ui.qt_async import spawn
 
@@ -76,6 +77,8 @@ class ClassroomPanel(ClassroomQuestions):
         self.table = ClassTable(self)
         self.table.csv_button.clicked.connect(lambda: spawn(self.export("csv"), name="export"))
         self.table.json_button.clicked.connect(lambda: spawn(self.export("json"), name="export"))
+        self.task_editor: TaskEditor | None = None
+        self.table.new_task_button.clicked.connect(self._new_task)
         layout.addLayout(top)
         layout.addWidget(self.exam_combo)
         layout.addWidget(self.status_label)
@@ -92,6 +95,11 @@ class ClassroomPanel(ClassroomQuestions):
         self._reload = QTimer(self)
         self._reload.setInterval(TRAINER_REFRESH_MS)
         self._reload.timeout.connect(lambda: spawn(self._show(quiet=True), name="class-reload"))
+
+    def _new_task(self) -> None:
+        self.task_editor = open_task_editor(self, self._backend)
+        if self.task_editor is None:
+            self._error(QCoreApplication.translate("ClassroomPanel", "Open the lab in GNS3 first."))
 
     # --- state ------------------------------------------------------------------------------
 

@@ -64,9 +64,16 @@ class ClassTable(QFrame):
         self.json_button.setAccessibleName(
             QCoreApplication.translate("ClassroomPanel", "Export the results as JSON")
         )
+        self.new_task_button = QPushButton(
+            QCoreApplication.translate("ClassroomPanel", "Save this lab as a task…"), self
+        )
+        self.new_task_button.setAccessibleName(
+            QCoreApplication.translate("ClassroomPanel", "Make a task from the lab open now")
+        )
         buttons.addWidget(self.csv_button)
         buttons.addWidget(self.json_button)
         buttons.addStretch(1)
+        layout.addWidget(self.new_task_button)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)

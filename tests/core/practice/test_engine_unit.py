@@ -49,9 +49,9 @@ def _record(**kw: object) -> ExerciseRecord:
 
 
 def test_vpcs_show_ip_is_read() -> None:
-    address, gateway = lab_facts._vpcs_address(VPCS_SHOW_IP)
+    address, gateway = lab_facts.vpcs_address(VPCS_SHOW_IP)
     assert address == ipaddress.IPv4Interface("192.0.2.1/24") and gateway == "192.0.2.254"
-    assert lab_facts._vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
+    assert lab_facts.vpcs_address("IP/MASK     : 0.0.0.0/0\nGATEWAY : 0.0.0.0") == (None, "")
 
 
 def test_the_card_and_the_public_record_hold_no_answer() -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from PyQt6.QtWidgets import QApplication, QLabel, QPushButton
 from pytestqt.qtbot import QtBot
@@ -119,6 +120,16 @@ def _app(
     return app
 
 
+def _pc1_show_ip(classroom: Classroom) -> str:
+    """What the student's PC1 says of its address, read on its console."""
+
+    async def show_ip() -> str:
+        async with Gns3Client(classroom.base_url, token=classroom.trainer.token) as client:
+            return await console(client, classroom.student.project_id, "PC1", "show ip")
+
+    return str(_in_thread(show_ip()))
+
+
 def _texts(widget: Any) -> str:
     return "\n".join(label.text() for label in widget.findChildren(QLabel))
 
@@ -140,12 +151,7 @@ def test_a_student_takes_the_exam_in_the_dock(
     qtbot.waitUntil(student.submit_button.isVisible, timeout=WAIT_MS)
     assert "left" in student.time_label.text()
 
-    async def show_ip() -> str:
-        async with Gns3Client(classroom.base_url, token=classroom.trainer.token) as client:
-            pid = classroom.student.project_id
-            return await console(client, pid, "PC1", "show ip")
-
-    assert "198.51.100.77/24" in _in_thread(show_ip()), "the service injected the student's lab"
+    assert "198.51.100.77/24" in _pc1_show_ip(classroom), "the service injected the student's lab"
     assert not student.isEnabled() or student.submit_button.isVisible()
     qtbot.waitUntil(student.hint_button.isEnabled, timeout=WAIT_MS)
     student.hint_button.click()
@@ -216,3 +222,61 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
         assert [r["student"] for r in rows] == [classroom.student.name]
     finally:
         remove_translator(qapp, translator)
+
+
+def test_the_trainer_saves_the_working_lab_as_a_proved_task(
+    classroom: Classroom,
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    """ "Save this lab as a task…": checks proposed from what the lab does now, a fault the gate
+    refuses and one that breaks nothing are not accepted, a real fault is proved (the lab left as
+    it was), then saved and uploaded to the class's service."""
+    app = _app(classroom, classroom.trainer, copilot_app, app_keyring, tmp_path, qtbot, 520)
+    panel = app.panel.classroom_toggle.panel
+    qtbot.waitUntil(panel.table.new_task_button.isVisible, timeout=WAIT_MS)
+    panel.table.new_task_button.click()
+    editor = panel.task_editor
+    assert editor is not None
+    qtbot.waitUntil(lambda: editor.checks_list.count() >= 3, timeout=WAIT_MS)
+    items = [editor.checks_list.item(i) for i in range(editor.checks_list.count())]
+    titles = [item.text() for item in items if item is not None]
+    assert "PC1 has the address 192.0.2.1/24 (10)" in titles
+    assert "PC1 reaches PC2 (20)" in titles
+    assert not editor.save_button.isEnabled(), "nothing is saved before it is proved"
+    editor.title_edit.setText("The moved host")
+    editor.ticket_edit.setPlainText("PC1 cannot reach PC2 since this morning.")
+    editor.device_combo.setCurrentText("PC1")
+
+    def prove_with(inject: str, undo: str, expected: str) -> None:
+        editor.inject_edit.setPlainText(inject)
+        editor.undo_edit.setPlainText(undo)
+        editor.status_label.clear()
+        editor.prove_button.click()
+        qtbot.waitUntil(lambda: expected in editor.status_label.text(), timeout=WAIT_MS)
+
+    prove_with("reload", "ip 192.0.2.1/24", "the command gate refuses")
+    assert editor.proved_text is None
+    prove_with("ip 192.0.2.1/24", "ip 192.0.2.1/24", "the faults break nothing")
+    assert editor.proved_text is None and not editor.save_button.isEnabled()
+    prove_with("ip 198.51.100.9/24", "ip 192.0.2.1/24", "Proved")
+    assert editor.save_button.isEnabled() and editor.upload_button.isEnabled()
+
+    assert "192.0.2.1/24" in _pc1_show_ip(classroom), "the proof left the lab as it was"
+    app.shot("classroom-task-editor", editor)
+    target = tmp_path / "moved.toml"
+    editor.ask_save_path = lambda: target  # type: ignore[method-assign]
+    editor.save_button.click()
+    saved = target.read_text(encoding="utf-8")
+    assert 'inject = ["ip 198.51.100.9/24"]' in saved and "PC1 reaches PC2" in saved
+    editor.upload_button.click()
+    qtbot.waitUntil(lambda: "Uploaded" in editor.status_label.text(), timeout=WAIT_MS)
+    tasks = httpx.get(
+        f"{classroom.serve.url}/v3/classroom/tasks", headers=classroom.trainer.headers
+    ).json()
+    assert "The moved host" in [t["title"] for t in tasks]
+    editor.title_edit.setText("Changed")  # any edit asks for a new proof
+    assert not editor.save_button.isEnabled()
+    editor.close()
