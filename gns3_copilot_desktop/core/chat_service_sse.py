@@ -31,20 +31,25 @@ async def sse_lines(
     Not `str.splitlines` (nor httpx's line iterator, built on it): U+2028, U+0085 and the other
     Unicode line breaks are text inside an event's JSON, and model or device text holds them.
     """
-    pending = ""
+    pending: list[str] = []  # the start of a line not ended yet, in the pieces it came in
+    size = 0
     for_cr = False  # the previous piece ended with \r: a \n that starts this one belongs to it
     async for text in texts:
         if for_cr and text.startswith("\n"):
             text = text[1:]
         for_cr = text.endswith("\r")
-        pieces = _SSE_LINE_END.split(pending + text)
-        pending = pieces.pop()
-        for line in pieces:
-            yield line
-        if len(pending) > max_chars:
+        pieces = _SSE_LINE_END.split(text)  # only the new text is scanned: linear in the stream
+        if len(pieces) > 1:
+            yield "".join(pending) + pieces[0]
+            for line in pieces[1:-1]:
+                yield line
+            pending, size = [], 0
+        pending.append(pieces[-1])
+        size += len(pieces[-1])
+        if size > max_chars:
             raise EventTooLargeError()
-    if pending:
-        yield pending
+    if pending and any(pending):
+        yield "".join(pending)
 
 
 async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:

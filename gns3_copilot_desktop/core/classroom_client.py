@@ -55,6 +55,8 @@ class ExamAttempt(_Answer):
     points: int = 0
     score: int | None = None
     late: bool = False
+    note: str = ""
+    """How an exercise ended: "solved", "gave up", "collected at end of time" or ""."""
     checks: list[CheckOutcome] = Field(default_factory=list)
 
 
@@ -65,6 +67,8 @@ class Exam(_Answer):
     starts_at: float
     ends_at: float
     assist: str = "off"
+    kind: str = "exam"
+    """``exam`` (Submit once) or ``practice`` (Check any time, Give up for the answer)."""
     released: bool = False
     tasks: list[ExamTask] = Field(default_factory=list)
     attempts: list[ExamAttempt] = Field(default_factory=list)
@@ -144,6 +148,21 @@ class ClassroomClient:
         """Run the checks once and record the result."""
         answer = await self._connection.json("POST", self._task(exam_id, task_id, "submit"))
         return _read(ExamAttempt, answer)
+
+    async def check(self, exam_id: str, task_id: str) -> list[CheckOutcome]:
+        """Practice: the checks on the caller's lab now (all passing ends it as solved)."""
+        answer = await self._connection.json("POST", self._task(exam_id, task_id, "check"))
+        if not isinstance(answer, dict) or not isinstance(answer.get("checks"), list):
+            raise CopilotServiceError(UNREADABLE_TEXT)
+        return [_read(CheckOutcome, c) for c in answer["checks"]]
+
+    async def give_up(self, exam_id: str, task_id: str) -> str:
+        """Practice: restore the caller's lab and end the exercise; what went wrong restoring
+        it ("" when nothing did). The answer comes with the exam from then on."""
+        answer = await self._connection.json("POST", self._task(exam_id, task_id, "give-up"))
+        if not isinstance(answer, dict):
+            raise CopilotServiceError(UNREADABLE_TEXT)
+        return str(answer.get("problem") or "")
 
     async def results(self, exam_id: str) -> list[ResultRow]:
         """A trainer's view: every student and task of the exam."""

@@ -237,7 +237,8 @@ async def create_session(request: Request) -> Response:
     body: SessionCreate = await parse_body(request, SessionCreate)
     chat = _service(request)
     async with chat.project(caller, body.project_id) as agent:
-        info = await agent.create_session(body.title, body.mode)
+        mode = await _exam_gate(chat, agent, caller, body.project_id, None)
+        info = await agent.create_session(body.title, mode or body.mode)
         await chat.owners.add(body.project_id, info.id, caller.user_id)
         return JSONResponse(info.model_dump(mode="json"), status_code=201)
 

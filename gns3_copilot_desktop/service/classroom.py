@@ -56,6 +56,7 @@ class ExamPlan:
     starts_at: float
     duration_min: int
     assist: str
+    kind: str = "exam"
 
 
 class Classroom:
@@ -70,14 +71,14 @@ class Classroom:
         options: ConsoleOptions | None = None,
     ) -> None:
         self.store = store
-        self._gns3_url = gns3_url
+        self.gns3_url = gns3_url
         self._trainer_group = trainer_group
-        self._options = options
+        self.options = options
         self._roles: dict[str, tuple[float, bool]] = {}
         self._tasks: dict[str, Task] = {}
 
-    def _client(self, caller: Caller) -> Gns3Client:
-        return Gns3Client(self._gns3_url, token=caller.token)
+    def client_for(self, caller: Caller) -> Gns3Client:
+        return Gns3Client(self.gns3_url, token=caller.token)
 
     # --- who -------------------------------------------------------------------------------
 
@@ -88,7 +89,7 @@ class Classroom:
         cached = self._roles.get(caller.token_key)
         if cached is not None and cached[0] > now:
             return cached[1]
-        async with self._client(caller) as client:
+        async with self.client_for(caller) as client:
             me = await client.current_user()
             trainer = me.is_superadmin
             if not trainer and self._trainer_group:
@@ -140,7 +141,7 @@ class Classroom:
         await self.require_trainer(caller)
         for task_id in plan.task_ids:
             await self.task(task_id)
-        async with self._client(caller) as client:
+        async with self.client_for(caller) as client:
             groups = {g.name: g for g in await client.list_groups()}
             if plan.group not in groups:
                 raise HttpError(422, f"GNS3 has no user group {plan.group!r}.")
@@ -156,6 +157,7 @@ class Classroom:
             starts_at=plan.starts_at,
             ends_at=plan.starts_at + plan.duration_min * 60.0,
             assist=plan.assist,
+            kind=plan.kind,
             released=False,
             created_by=caller.username,
             created_at=time.time(),
@@ -184,7 +186,7 @@ class Classroom:
 
     # --- a student's attempt ---------------------------------------------------------------
 
-    async def _student_exam(self, caller: Caller, exam_id: str, task_id: str) -> ExamRecord:
+    async def student_exam(self, caller: Caller, exam_id: str, task_id: str) -> ExamRecord:
         exam, _trainer = await self.exam_for(caller, exam_id)
         if caller.user_id not in exam.roster:
             raise HttpError(403, "Only a student of the exam's group takes it.")
@@ -194,7 +196,7 @@ class Classroom:
 
     async def start(self, caller: Caller, exam_id: str, task_id: str, project_id: str) -> Attempt:
         """Inject the task into the student's project and start the clock (once)."""
-        exam = await self._student_exam(caller, exam_id, task_id)
+        exam = await self.student_exam(caller, exam_id, task_id)
         now = time.time()
         if not exam.is_open(now):
             raise HttpError(409, "The exam is not open now.")
@@ -205,7 +207,7 @@ class Classroom:
                 raise HttpError(409, "You started this task in another project.")
             return existing
         task = await self.task(task_id)
-        async with self._client(caller) as client:
+        async with self.client_for(caller) as client:
             await client.get_project(project_id)  # the student's own login must see it
             begun = Attempt(
                 exam_id, task_id, caller.user_id, caller.username, project_id, "", now,
@@ -226,12 +228,12 @@ class Classroom:
         return attempt
 
     async def _inject_and_prove(self, client: Gns3Client, project_id: str, task: Task) -> None:
-        runner = TaskRunner(client, project_id, self._gns3_url, options=self._options)
+        runner = TaskRunner(client, project_id, self.gns3_url, options=self.options)
         try:
             await runner.inject(task)
             results = await runner.check(task)
         except TaskFileError as exc:
-            await self._undo_quietly(runner, task)
+            await self.undo_quietly(runner, task)
             raise HttpError(409, f"Could not inject the task: {exc.user_message}") from None
         problem = None
         if any(r.state == "cannot-check" for r in results):
@@ -239,11 +241,11 @@ class Classroom:
         elif not any(r.state == "fail" for r in results):
             problem = "every check still passes with the fault in (is this the task's lab?)"
         if problem is not None:
-            await self._undo_quietly(runner, task)
+            await self.undo_quietly(runner, task)
             raise HttpError(409, f"Could not inject the task: {problem}. Nothing was changed.")
 
     @staticmethod
-    async def _undo_quietly(runner: TaskRunner, task: Task) -> None:
+    async def undo_quietly(runner: TaskRunner, task: Task) -> None:
         try:
             await runner.undo(task)
         except CopilotError as exc:
@@ -251,17 +253,17 @@ class Classroom:
 
     async def hint(self, caller: Caller, exam_id: str, task_id: str) -> tuple[str, int]:
         """The next hint of the task and how many remain; counted in the attempt."""
-        exam = await self._student_exam(caller, exam_id, task_id)
+        exam = await self.student_exam(caller, exam_id, task_id)
         if exam.assist == "off":
             raise HttpError(403, "Hints are off in this exam.")
-        attempt = await self._running(caller, exam_id, task_id)
+        attempt = await self.running_attempt(caller, exam_id, task_id)
         hints = (await self.task(task_id)).hints
         if attempt.hints_used >= len(hints):
             raise HttpError(409, "There are no more hints for this task.")
         await self.store.hint_used(attempt_key(attempt))
         return hints[attempt.hints_used], len(hints) - attempt.hints_used - 1
 
-    async def _running(self, caller: Caller, exam_id: str, task_id: str) -> Attempt:
+    async def running_attempt(self, caller: Caller, exam_id: str, task_id: str) -> Attempt:
         attempt = await self.store.attempt((exam_id, task_id, caller.user_id))
         if attempt is None:
             raise HttpError(409, "You have not started this task.")
@@ -271,9 +273,11 @@ class Classroom:
 
     async def submit(self, caller: Caller, exam_id: str, task_id: str) -> Attempt:
         """Run the checks once and record the result; the result never changes afterwards."""
-        await self._student_exam(caller, exam_id, task_id)
-        attempt = await self._running(caller, exam_id, task_id)
-        return await self._grade(self._client(caller), attempt, note="")
+        exam = await self.student_exam(caller, exam_id, task_id)
+        if exam.kind != "exam":
+            raise HttpError(409, "This is practice: check your fix, or give up to see the answer.")
+        attempt = await self.running_attempt(caller, exam_id, task_id)
+        return await self.grade(self.client_for(caller), attempt, note="")
 
     async def collect(self, caller: Caller, exam_id: str) -> int:
         """Grade, with the trainer's login, every attempt whose time is over and that was not
@@ -286,34 +290,25 @@ class Classroom:
             over = attempt.status == RUNNING and now > attempt.deadline
             cut = attempt.status == GRADING and (attempt.submitted_at or 0) < now - STALE_GRADING_S
             if over or cut:
-                await self._grade(self._client(caller), attempt, note="collected at end of time")
+                await self.grade(self.client_for(caller), attempt, note="collected at end of time")
                 graded += 1
         return graded
 
-    async def _grade(self, client: Gns3Client, attempt: Attempt, *, note: str) -> Attempt:
+    async def grade(self, client: Gns3Client, attempt: Attempt, *, note: str) -> Attempt:
         key = attempt_key(attempt)
         if not await self.store.take_for_grading(key, time.time() - STALE_GRADING_S):
             raise HttpError(409, "This task is submitted: its result cannot change.")
         task = await self.task(attempt.task_id)
         late = time.time() > attempt.deadline + GRACE_S and not note
         async with client:
-            runner = TaskRunner(client, attempt.project_id, self._gns3_url, options=self._options)
+            runner = TaskRunner(client, attempt.project_id, self.gns3_url, options=self.options)
             try:
                 results = await runner.check(task)
             except CopilotError as exc:
                 results = [
                     CheckResult(c.title, "cannot-check", exc.user_message, 0) for c in task.checks
                 ]
-        checks = [
-            {
-                "title": r.title,
-                "state": r.state,
-                # a student reads the trainer's words, never the check's condition (the answer)
-                "message": r.message if r.state != "fail" or c.on_fail else "does not pass",
-                "points": r.points,
-            }
-            for c, r in zip(task.checks, results, strict=True)
-        ]
+        checks = student_checks(task, results)
         await self.store.graded(key, checks, score(results), late=late, note=note)
         done = await self.store.attempt(key)
         assert done is not None and done.status == SUBMITTED
@@ -331,3 +326,17 @@ class Classroom:
 
 def attempt_key(attempt: Attempt) -> tuple[str, str, str]:
     return (attempt.exam_id, attempt.task_id, attempt.user_id)
+
+
+def student_checks(task: Task, results: list[CheckResult]) -> list[dict[str, object]]:
+    """The checks' results as a student may read them: the trainer's words, never the check's
+    condition (which would be the answer)."""
+    return [
+        {
+            "title": r.title,
+            "state": r.state,
+            "message": r.message if r.state != "fail" or c.on_fail else "does not pass",
+            "points": r.points,
+        }
+        for c, r in zip(task.checks, results, strict=True)
+    ]

@@ -5,12 +5,14 @@
     POST /v3/classroom/tasks                    trainer: {"name", "text"} (a task file, TOML)
     GET  /v3/classroom/tasks                    trainer: the tasks with their answers
     POST /v3/classroom/exams                    trainer: {"title", "task_ids", "group",
-                                                "duration_min", "assist", "starts_at"?}
+                                                "duration_min", "assist", "kind"?, "starts_at"?}
     GET  /v3/classroom/exams                    the caller's exams (a trainer: every exam)
     GET  /v3/classroom/exams/{exam}             one exam, the caller's attempts in it
     POST /v3/classroom/exams/{exam}/tasks/{task}/start    student: {"project_id"}
     POST /v3/classroom/exams/{exam}/tasks/{task}/hint     student
-    POST /v3/classroom/exams/{exam}/tasks/{task}/submit   student
+    POST /v3/classroom/exams/{exam}/tasks/{task}/submit   student (an exam: once)
+    POST /v3/classroom/exams/{exam}/tasks/{task}/check    student (practice: any time)
+    POST /v3/classroom/exams/{exam}/tasks/{task}/give-up  student (practice: restore, answer)
     GET  /v3/classroom/exams/{exam}/results     trainer: ?format=json|csv
     POST /v3/classroom/exams/{exam}/collect     trainer: grade attempts whose time is over
     POST /v3/classroom/exams/{exam}/release     trainer: students may now see the answers
@@ -33,6 +35,7 @@ from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.paths import resource_path
 from gns3_copilot_desktop.core.practice.task import MAX_TASK_BYTES, Task
 from gns3_copilot_desktop.service.classroom import Classroom, ExamPlan
+from gns3_copilot_desktop.service.classroom_practice import ServicePractice
 from gns3_copilot_desktop.service.classroom_views import (
     answers,
     attempt_view,
@@ -62,6 +65,7 @@ class ExamCreate(_Body):
     group: str = Field(min_length=1, max_length=100)
     duration_min: int = Field(ge=1, le=600)
     assist: Literal["off", "hints", "tutor"] = "off"
+    kind: Literal["exam", "practice"] = "exam"
     starts_at: float | None = None
 
 
@@ -151,6 +155,7 @@ async def open_exam(request: Request) -> Response:
         body.starts_at if body.starts_at is not None else time.time(),
         body.duration_min,
         body.assist,
+        body.kind,
     )
     exam = await classroom.open_exam(caller, plan)
     tasks = await _tasks_of(classroom, exam.task_ids)
@@ -205,6 +210,26 @@ async def submit(request: Request) -> Response:
         caller, _path_id(request, "exam_id"), _path_id(request, "task_id")
     )
     return JSONResponse(attempt_view(attempt))
+
+
+def _practice(request: Request) -> ServicePractice:
+    return ServicePractice(_classroom(request))
+
+
+async def check(request: Request) -> Response:
+    caller = await _caller(request)
+    checks, attempt = await _practice(request).check(
+        caller, _path_id(request, "exam_id"), _path_id(request, "task_id")
+    )
+    return JSONResponse({"checks": checks, "attempt": attempt_view(attempt)})
+
+
+async def give_up(request: Request) -> Response:
+    caller = await _caller(request)
+    attempt, key, problem = await _practice(request).give_up(
+        caller, _path_id(request, "exam_id"), _path_id(request, "task_id")
+    )
+    return JSONResponse({"attempt": attempt_view(attempt), "answers": key, "problem": problem})
 
 
 async def results(request: Request) -> Response:
@@ -270,6 +295,8 @@ def classroom_routes() -> list[Route]:
         Route(f"{task}/start", start, methods=["POST"]),
         Route(f"{task}/hint", hint, methods=["POST"]),
         Route(f"{task}/submit", submit, methods=["POST"]),
+        Route(f"{task}/check", check, methods=["POST"]),
+        Route(f"{task}/give-up", give_up, methods=["POST"]),
         Route(f"{exam}/results", results, methods=["GET"]),
         Route(f"{exam}/collect", collect, methods=["POST"]),
         Route(f"{exam}/release", release, methods=["POST"]),

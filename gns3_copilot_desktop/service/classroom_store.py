@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS classroom_exams (
     exam_id TEXT PRIMARY KEY, title TEXT NOT NULL, task_ids TEXT NOT NULL,
     group_name TEXT NOT NULL, roster TEXT NOT NULL, starts_at DOUBLE PRECISION NOT NULL,
     ends_at DOUBLE PRECISION NOT NULL, assist TEXT NOT NULL, released INTEGER NOT NULL,
-    created_by TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL
+    created_by TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, kind TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS classroom_attempts (
     exam_id TEXT NOT NULL, task_id TEXT NOT NULL, user_id TEXT NOT NULL,
@@ -70,6 +70,8 @@ class ExamRecord:
     released: bool
     created_by: str
     created_at: float
+    kind: str = "exam"
+    """``exam`` (submit once) or ``practice`` (check any time, give up to see the answer)."""
 
     def is_open(self, now: float | None = None) -> bool:
         now = time.time() if now is None else now
@@ -206,7 +208,7 @@ class ClassroomStore:
 
     async def add_exam(self, exam: ExamRecord) -> None:
         await self._db.run(
-            "INSERT INTO classroom_exams VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO classroom_exams VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 exam.exam_id,
                 exam.title,
@@ -219,6 +221,7 @@ class ClassroomStore:
                 int(exam.released),
                 exam.created_by,
                 exam.created_at,
+                exam.kind,
             ),
         )
 
@@ -345,6 +348,7 @@ def _exam(row: dict[str, Any]) -> ExamRecord:
         released=bool(row["released"]),
         created_by=row["created_by"],
         created_at=float(row["created_at"]),
+        kind=row["kind"],
     )
 
 

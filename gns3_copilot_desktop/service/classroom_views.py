@@ -55,6 +55,7 @@ def attempt_view(attempt: Attempt) -> dict[str, Any]:
         "submitted_at": attempt.submitted_at,
         "hints_used": attempt.hints_used,
         "points": attempt.total,
+        "note": attempt.note,
     }
     if attempt.status == SUBMITTED:
         view.update(score=attempt.score, late=attempt.late, checks=attempt.checks)
@@ -76,14 +77,16 @@ def exam_view(
         "starts_at": exam.starts_at,
         "ends_at": exam.ends_at,
         "assist": exam.assist,
+        "kind": exam.kind,
         "released": exam.released,
         "tasks": [student_task(tid, tasks[tid]) for tid in exam.task_ids],
         "attempts": [attempt_view(a) for a in attempts],
     }
     if trainer:
         view["students"] = len(exam.roster)
-    if exam.released or trainer:
-        for item in view["tasks"]:
+    given_up = {a.task_id for a in attempts if exam.kind == "practice" and a.note == "gave up"}
+    for item in view["tasks"]:
+        if exam.released or trainer or item["task_id"] in given_up:
             item["answers"] = answers(tasks[item["task_id"]])
     return view
 

@@ -355,99 +355,115 @@
         <translation>检查只运行一次并记录你的成绩；提交后成绩不能再更改。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="69" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="77" />
         <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="30" />
         <source>Submit</source>
         <translation>提交</translation>
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="40" />
+        <source>Give up this exercise?</source>
+        <translation>放弃这道练习？</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="41" />
+        <source>Your lab is put back as it was before the fault, the answer is shown and the exercise scores 0.</source>
+        <translation>你的实验会恢复到注入故障之前的样子，并显示答案，本练习记 0 分。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="89" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="50" />
+        <source>Give up</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/questions.py" line="60" />
         <source>Export the results</source>
         <translation>导出成绩</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="54" />
-        <source>Classroom</source>
-        <translation>课堂</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="59" />
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="61" />
-        <source>Refresh the exams</source>
-        <translation>刷新考试列表</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="67" />
-        <source>Exam</source>
-        <translation>考试</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="102" />
-        <source>Open the lab in GNS3 first.</source>
-        <translation>请先在 GNS3 中打开实验。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="142" />
-        <source>Exams run on your trainer's copilot service. Connect to it in Settings → Copilot service, with your GNS3 account of the class.</source>
-        <translation>考试在老师的 Copilot 服务上进行。请在“设置 → Copilot 服务”中连接它，并使用你在本班的 GNS3 账号。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="169" />
-        <source>No exam for you yet.</source>
-        <translation>你还没有考试。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="171" />
-        <source>No exam yet: open one on the service (see the README's Classroom).</source>
-        <translation>还没有考试：请在服务上创建一场（见 README 的“课堂”一节）。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="194" />
-        <source>Group {group}: {students} students.</source>
-        <translation>组 {group}：{students} 名学生。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="206" />
-        <source>Hints: {hints}. The copilot: {copilot}.</source>
-        <translation>提示：{hints}。助手：{copilot}。</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="214" />
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="209" />
-        <source>off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="211" />
-        <source>on</source>
-        <translation>开启</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="212" />
-        <source>Tutor only</source>
-        <translation>仅辅导模式</translation>
-    </message>
-    <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="271" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/actions.py" line="77" />
         <source>Open your lab's project in GNS3 first: the task goes into it.</source>
         <translation>请先在 GNS3 中打开你的实验项目：题目会放进这个项目。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="278" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/actions.py" line="84" />
         <source>Starting… the service prepares the task in your lab.</source>
         <translation>正在开始……服务正在你的实验中准备题目。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="302" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/actions.py" line="123" />
         <source>Checking your lab…</source>
         <translation>正在检查你的实验……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="325" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="53" />
+        <source>Classroom</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="58" />
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="60" />
+        <source>Refresh the exams</source>
+        <translation>刷新考试列表</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="66" />
+        <source>Exam</source>
+        <translation>考试</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="103" />
+        <source>Open the lab in GNS3 first.</source>
+        <translation>请先在 GNS3 中打开实验。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="143" />
+        <source>Exams run on your trainer's copilot service. Connect to it in Settings → Copilot service, with your GNS3 account of the class.</source>
+        <translation>考试在老师的 Copilot 服务上进行。请在“设置 → Copilot 服务”中连接它，并使用你在本班的 GNS3 账号。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="170" />
+        <source>No exam for you yet.</source>
+        <translation>你还没有考试。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="172" />
+        <source>No exam yet: open one on the service (see the README's Classroom).</source>
+        <translation>还没有考试：请在服务上创建一场（见 README 的“课堂”一节）。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="195" />
+        <source>Group {group}: {students} students.</source>
+        <translation>组 {group}：{students} 名学生。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="207" />
+        <source>Hints: {hints}. The copilot: {copilot}.</source>
+        <translation>提示：{hints}。助手：{copilot}。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="215" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="210" />
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="212" />
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="213" />
+        <source>Tutor only</source>
+        <translation>仅辅导模式</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="255" />
         <source>Results saved to {path}.</source>
         <translation>成绩已保存到 {path}。</translation>
     </message>
@@ -547,77 +563,112 @@
         <translation>剩余 {minutes} 分 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="56" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="64" />
         <source>Ticket</source>
         <translation>工单</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="66" />
         <source>Time left</source>
         <translation>剩余时间</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="68" />
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="62" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="70" />
         <source>Start the task</source>
         <translation>开始答题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="64" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="72" />
         <source>Hint</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="74" />
         <source>Show a hint</source>
         <translation>显示提示</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="72" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="80" />
         <source>Submit the task</source>
         <translation>提交答题</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="82" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="83" />
+        <source>Check my fix</source>
+        <translation>检查我的修复</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="86" />
+        <source>Check the lab now</source>
+        <translation>现在检查实验</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="92" />
+        <source>Give up and see the answer</source>
+        <translation>放弃并查看答案</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="112" />
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="100" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="132" />
         <source>{title} · {points} points · {minutes} min</source>
         <translation>{title} · {points} 分 · {minutes} 分钟</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="122" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="157" />
         <source>The exam opens later.</source>
         <translation>考试尚未开始。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="126" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="161" />
         <source>The exam is over.</source>
         <translation>考试已结束。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="131" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="166" />
+        <source>Solved.</source>
+        <translation>已解决。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="168" />
+        <source>You gave up.</source>
+        <translation>你已放弃。</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="170" />
         <source>Submitted.</source>
         <translation>已提交。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="139" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="177" />
         <source>Score: {score} of {points}</source>
         <translation>得分：{score} / {points}</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="146" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="185" />
+        <source>The answer:</source>
+        <translation>答案：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="187" />
         <source>Answer (released by your trainer):</source>
         <translation>答案（由你的老师公布）：</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="157" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="191" />
+        <source>undone with</source>
+        <translation>撤销方法：</translation>
+    </message>
+    <message>
+        <location filename="../../gns3_copilot_desktop/ui/classroom/student.py" line="209" />
         <source>Hint {number}:</source>
         <translation>提示 {number}：</translation>
     </message>

@@ -4,6 +4,7 @@ tests/ui/backends/test_remote_backend.py."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gns3_copilot_desktop.core.chat_service_client import ChatServiceClient
 from gns3_copilot_desktop.core.chat_service_sse import sse_data, sse_lines
@@ -342,3 +345,31 @@ async def test_an_unusable_ca_file_is_said_with_its_path_and_nothing_is_sent(
         assert "CA file" in (chunks[0].error or "")
         await client.aclose()
     assert sent == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "é", "\r", "\n", "\r\n", "\u2028", "data: x", ""]), max_size=30),
+    st.lists(st.integers(min_value=0, max_value=40), max_size=8),
+)
+def test_lines_are_the_same_however_the_stream_is_cut(parts: list[str], cuts: list[int]) -> None:
+    """The lines read piece by piece are the lines of the whole text, wherever it was cut (a
+    \\r\\n cut in two included); only \\r\\n, \\r and \\n end a line."""
+    import asyncio
+    import re
+
+    text = "".join(parts)
+    points = sorted({min(c, len(text)) for c in cuts} | {0, len(text)})
+    pieces = [text[a:b] for a, b in itertools.pairwise(points)]
+
+    async def feed() -> AsyncIterator[str]:
+        for piece in pieces:
+            yield piece
+
+    async def read() -> list[str]:
+        return [line async for line in sse_lines(feed())]
+
+    expected = re.split(r"\r\n|\r|\n", text)
+    if expected and expected[-1] == "":
+        expected.pop()
+    assert asyncio.run(read()) == expected

@@ -498,7 +498,7 @@ def _raw_request(service: Service, user: User, head: str, body: bytes) -> bytes:
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(service: Service, admin: User) -> None:
-    from gns3_copilot_desktop.service.api import MAX_BODY_BYTES
+    from gns3_copilot_desktop.service.requests import MAX_BODY_BYTES
 
     declared = _raw_request(
         service,

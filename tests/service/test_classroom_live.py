@@ -274,7 +274,7 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
     task = upload_task(klass.serve, klass.trainer)
     tid = task["task_id"]
     # an exam that ends a few seconds from now, with hints
-    exam = _exam(klass, tid, assist="hints", duration_min=1, starts_at=time.time() - 25)
+    exam = _exam(klass, tid, assist="hints", duration_min=1, starts_at=time.time() - 38)
     eid = exam["exam_id"]
     for student in (klass.alice, klass.bob):
         started = klass.start(student, eid, tid)
@@ -307,42 +307,6 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
     late = klass.start(klass.bob, eid, tid)
     assert late.status_code == 409 and "not open" in late.json()["message"]
     _pc1(klass, klass.bob, "ip 192.0.2.1/24")
-
-
-def test_a_fault_that_cannot_be_injected_is_undone_and_never_starts_the_clock(
-    klass: Class,
-) -> None:
-    # a fault that changes nothing the checks see (it sets the address PC1 already has): the
-    # start is refused, nothing is recorded and the clock never starts
-    harmless = TASK.replace('inject = ["ip 198.51.100.77/24"]', 'inject = ["ip 192.0.2.1/24"]')
-    task = upload_task(klass.serve, klass.trainer, harmless)
-    exam = _exam(klass, task["task_id"])
-    eid, tid = exam["exam_id"], task["task_id"]
-    refused = klass.start(klass.bob, eid, tid)
-    assert refused.status_code == 409, refused.text
-    assert refused.json()["message"].startswith("Could not inject the task: every check")
-    assert klass.call(klass.bob, "GET", f"/v3/classroom/exams/{eid}").json()["attempts"] == []
-    rows = klass.call(klass.trainer, "GET", f"/v3/classroom/exams/{eid}/results").json()["rows"]
-    assert {r["status"] for r in rows} == {"not started"}
-    assert "192.0.2.1/24" in _pc1(klass, klass.bob, "show ip")
-
-    # a device the task needs is stopped: "could not inject", never a started exam
-    async def stop_pc1() -> None:
-        async with Gns3Client(klass.base_url, token=klass.trainer.token) as client:
-            nodes = await client.list_nodes(klass.bob.project_id)
-            await client.stop_node(
-                klass.bob.project_id, next(n.node_id for n in nodes if n.name == "PC1")
-            )
-
-    _run(stop_pc1())
-    real = upload_task(klass.serve, klass.trainer)
-    exam = _exam(klass, real["task_id"])
-    refused = klass.start(klass.bob, exam["exam_id"], real["task_id"])
-    assert refused.status_code == 409 and "cannot inject on PC1" in refused.json()["message"]
-    assert (
-        klass.call(klass.bob, "GET", f"/v3/classroom/exams/{exam['exam_id']}").json()["attempts"]
-        == []
-    )
 
 
 HOSTILE_TITLE = "<img src=x onerror=\"document.title='owned'\">Gateway <b>gone</b>"
@@ -430,3 +394,95 @@ def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Cl
         finally:
             browser.close()
     _pc1(klass, klass.alice, "ip 192.0.2.1/24")
+
+
+def test_practice_through_the_service_checks_any_time_and_giving_up_restores_the_lab(
+    klass: Class,
+) -> None:
+    task = upload_task(klass.serve, klass.trainer)
+    tid = task["task_id"]
+    practice = _exam(klass, tid, title="Practice: the moved host", kind="practice", assist="tutor")
+    eid = practice["exam_id"]
+    assert practice["kind"] == "practice"
+    for student in (klass.alice, klass.bob):
+        assert klass.start(student, eid, tid).status_code == 200
+    # Tutor only while practising: a new conversation is a Tutor one whatever was asked
+    made = klass.call(
+        klass.alice,
+        "POST",
+        "/v3/chat/sessions",
+        json={"project_id": klass.alice.project_id, "mode": "assistant"},
+    )
+    assert made.status_code == 201 and made.json()["mode"] == "tutor"
+
+    base = f"/v3/classroom/exams/{eid}/tasks/{tid}"
+    first = klass.call(klass.alice, "POST", f"{base}/check").json()
+    assert [c["state"] for c in first["checks"]] == ["fail", "fail"]
+    assert first["attempt"]["status"] == "running", "a failed check ends nothing"
+    assert klass.call(klass.alice, "POST", f"{base}/submit").status_code == 409
+    _pc1(klass, klass.alice, "ip 192.0.2.1/24")
+    solved = klass.call(klass.alice, "POST", f"{base}/check").json()
+    assert [c["state"] for c in solved["checks"]] == ["pass", "pass"]
+    assert solved["attempt"]["status"] == "submitted" and solved["attempt"]["score"] == 100
+    assert solved["attempt"]["note"] == "solved"
+
+    gave = klass.call(klass.bob, "POST", f"{base}/give-up")
+    assert gave.status_code == 200, gave.text
+    assert gave.json()["answers"] == [
+        {"device": "PC1", "inject": ["ip 198.51.100.77/24"], "undo": ["ip 192.0.2.1/24"]}
+    ]
+    assert gave.json()["problem"] == "" and gave.json()["attempt"]["score"] == 0
+    assert "192.0.2.1/24" in _pc1(klass, klass.bob, "show ip"), "giving up restores the lab"
+    mine = {
+        s.name: klass.call(s, "GET", f"/v3/classroom/exams/{eid}").json()
+        for s in (klass.alice, klass.bob)
+    }
+    assert "answers" in mine[klass.bob.name]["tasks"][0], "Bob gave up: he sees the answer"
+    assert "answers" not in mine[klass.alice.name]["tasks"][0], "Alice solved it: no answer"
+    assert klass.call(klass.bob, "POST", f"{base}/give-up").status_code == 409
+
+    # an exam's checks run once, at Submit: no check, no give up
+    exam = _exam(klass, tid)
+    assert klass.start(klass.bob, exam["exam_id"], tid).status_code == 200
+    path = f"/v3/classroom/exams/{exam['exam_id']}/tasks/{tid}"
+    assert klass.call(klass.bob, "POST", f"{path}/check").status_code == 409
+    assert klass.call(klass.bob, "POST", f"{path}/give-up").status_code == 409
+    assert klass.call(klass.bob, "POST", f"{path}/submit").json()["score"] == 0
+    _pc1(klass, klass.bob, "ip 192.0.2.1/24")
+
+
+# last: it leaves Bob's PC1 stopped
+def test_a_fault_that_cannot_be_injected_is_undone_and_never_starts_the_clock(
+    klass: Class,
+) -> None:
+    # a fault that changes nothing the checks see (it sets the address PC1 already has): the
+    # start is refused, nothing is recorded and the clock never starts
+    harmless = TASK.replace('inject = ["ip 198.51.100.77/24"]', 'inject = ["ip 192.0.2.1/24"]')
+    task = upload_task(klass.serve, klass.trainer, harmless)
+    exam = _exam(klass, task["task_id"])
+    eid, tid = exam["exam_id"], task["task_id"]
+    refused = klass.start(klass.bob, eid, tid)
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["message"].startswith("Could not inject the task: every check")
+    assert klass.call(klass.bob, "GET", f"/v3/classroom/exams/{eid}").json()["attempts"] == []
+    rows = klass.call(klass.trainer, "GET", f"/v3/classroom/exams/{eid}/results").json()["rows"]
+    assert {r["status"] for r in rows} == {"not started"}
+    assert "192.0.2.1/24" in _pc1(klass, klass.bob, "show ip")
+
+    # a device the task needs is stopped: "could not inject", never a started exam
+    async def stop_pc1() -> None:
+        async with Gns3Client(klass.base_url, token=klass.trainer.token) as client:
+            nodes = await client.list_nodes(klass.bob.project_id)
+            await client.stop_node(
+                klass.bob.project_id, next(n.node_id for n in nodes if n.name == "PC1")
+            )
+
+    _run(stop_pc1())
+    real = upload_task(klass.serve, klass.trainer)
+    exam = _exam(klass, real["task_id"])
+    refused = klass.start(klass.bob, exam["exam_id"], real["task_id"])
+    assert refused.status_code == 409 and "cannot inject on PC1" in refused.json()["message"]
+    assert (
+        klass.call(klass.bob, "GET", f"/v3/classroom/exams/{exam['exam_id']}").json()["attempts"]
+        == []
+    )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
-from typing import Any, Literal
+from pathlib import Path
+from typing import Literal
 
 from PyQt6.QtCore import QCoreApplication, Qt, QTimer
 from PyQt6.QtWidgets import (
@@ -28,7 +28,7 @@ from gns3_copilot_desktop.core.classroom_client import ClassroomClient, Exam
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.ui.backends.base import classroom_client
-from gns3_copilot_desktop.ui.classroom.questions import ClassroomQuestions
+from gns3_copilot_desktop.ui.classroom.actions import StudentActions
 from gns3_copilot_desktop.ui.classroom.student import StudentExam
 from gns3_copilot_desktop.ui.classroom.task_editor import TaskEditor, open_task_editor
 from gns3_copilot_desktop.ui.classroom.trainer import ClassTable
@@ -37,7 +37,7 @@ from gns3_copilot_desktop.ui.qt_async import spawn
 TRAINER_REFRESH_MS = 3000
 
 
-class ClassroomPanel(ClassroomQuestions):
+class ClassroomPanel(StudentActions):
     """See the module docstring."""
 
     def __init__(self, backend: object, parent: QWidget | None = None) -> None:
@@ -73,10 +73,12 @@ class ClassroomPanel(ClassroomQuestions):
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)
         self.error_label.setStyleSheet("color: #c62828;")
-        self.student = StudentExam(self._start, self._hint, self._submit, self)
+        self.student = StudentExam(
+            self._start, self._hint, self._submit, self, check=self._check, give_up=self._give_up
+        )
         self.table = ClassTable(self)
-        self.table.csv_button.clicked.connect(lambda: spawn(self.export("csv"), name="export"))
-        self.table.json_button.clicked.connect(lambda: spawn(self.export("json"), name="export"))
+        self.table.csv_button.clicked.connect(lambda: self.export_results("csv"))
+        self.table.json_button.clicked.connect(lambda: self.export_results("json"))
         self.task_editor: TaskEditor | None = None
         self.table.new_task_button.clicked.connect(self._new_task)
         layout.addLayout(top)
@@ -235,88 +237,22 @@ class ClassroomPanel(ClassroomQuestions):
             self._auto_submitted.add(key)  # the end of time submits, once
             spawn(self._run(self._do_submit(attempt.task_id)), name="auto-submit")
 
-    # --- a student's actions ----------------------------------------------------------------
-
-    def _start(self, task_id: str) -> None:
-        spawn(self._run(self._do_start(task_id)), name="exam-start")
-
-    def _hint(self, task_id: str) -> None:
-        spawn(self._run(self._do_hint(task_id)), name="exam-hint")
-
-    def _submit(self, task_id: str) -> None:
-        spawn(self._run(self._ask_and_submit(task_id)), name="exam-submit")
-
-    async def _run(self, work: Coroutine[Any, Any, None]) -> None:
-        if self._busy:
-            work.close()
-            return
-        self._busy = True
-        self.student.setEnabled(False)  # one action at a time, and the student sees it
-        self._error("")
-        try:
-            await work
-        except CopilotError as exc:
-            self._error(exc.user_message)
-        finally:
-            self._busy = False
-            self.student.setEnabled(True)
-
-    async def _do_start(self, task_id: str) -> None:
-        exam, client = self._exam(), self._client()
-        project_id = getattr(self._backend, "project_id", None)
-        if exam is None or client is None:
-            return
-        if project_id is None:
-            self._error(
-                QCoreApplication.translate(
-                    "ClassroomPanel",
-                    "Open your lab's project in GNS3 first: the task goes into it.",
-                )
-            )
-            return
-        self.status_label.setText(
-            QCoreApplication.translate(
-                "ClassroomPanel", "Starting… the service prepares the task in your lab."
-            )
-        )
-        await client.start(exam.exam_id, task_id, project_id)
-        await self.refresh()
-
-    async def _do_hint(self, task_id: str) -> None:
-        exam, client = self._exam(), self._client()
-        if exam is None or client is None:
-            return
-        text, _left = await client.hint(exam.exam_id, task_id)
-        self.student.add_hint(text)
-        await self.refresh()
-
-    async def _ask_and_submit(self, task_id: str) -> None:
-        if await self.ask_submit():
-            await self._do_submit(task_id)
-
-    async def _do_submit(self, task_id: str) -> None:
-        exam, client = self._exam(), self._client()
-        if exam is None or client is None:
-            return
-        self.status_label.setText(
-            QCoreApplication.translate("ClassroomPanel", "Checking your lab…")
-        )
-        try:
-            await client.submit(exam.exam_id, task_id)
-        finally:
-            await self.refresh()  # the result, or the state the service keeps
-
     # --- a trainer's export -----------------------------------------------------------------
 
-    async def export(self, fmt: Literal["csv", "json"]) -> None:
+    def export_results(self, fmt: Literal["csv", "json"]) -> None:
+        """Ask where (a dialog, outside any coroutine), then fetch and write the results."""
         exam, client = self._exam(), self._client()
         if exam is None or client is None:
             return
         path = self.ask_export_path(fmt)
-        if path is None:
-            return
+        if path is not None:
+            spawn(self._write_results(client, exam.exam_id, fmt, path), name="export")
+
+    async def _write_results(
+        self, client: ClassroomClient, exam_id: str, fmt: Literal["csv", "json"], path: Path
+    ) -> None:
         try:
-            text = await client.export(exam.exam_id, fmt)
+            text = await client.export(exam_id, fmt)
             await asyncio.to_thread(detect_platform().write_export, path, text)
         except (CopilotError, OSError) as exc:
             self._error(getattr(exc, "user_message", None) or str(exc))

@@ -33,6 +33,26 @@ class ClassroomQuestions(QFrame):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         return await answer(box, submit)
 
+    async def ask_give_up(self) -> bool:
+        """Whether to give up: the lab is restored and the answer shown; it scores 0."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("ClassroomPanel", "Give up this exercise?"),
+            QCoreApplication.translate(
+                "ClassroomPanel",
+                "Your lab is put back as it was before the fault, the answer is shown and the "
+                "exercise scores 0.",
+            ),
+            QMessageBox.StandardButton.Cancel,
+            self.window(),
+        )
+        give_up = box.addButton(
+            QCoreApplication.translate("ClassroomPanel", "Give up"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return await answer(box, give_up)
+
     def ask_export_path(self, fmt: str) -> Path | None:
         """Where to save the results."""
         chosen, _filter = QFileDialog.getSaveFileName(

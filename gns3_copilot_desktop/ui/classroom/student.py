@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PyQt6.QtCore import QCoreApplication, Qt
 from PyQt6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from gns3_copilot_desktop.core.classroom_client import Exam, ExamAttempt, ExamTask
+from gns3_copilot_desktop.core.classroom_client import CheckOutcome, Exam, ExamAttempt, ExamTask
 
 Action = Callable[[str], None]
 
@@ -42,13 +42,21 @@ class StudentExam(QFrame):
     """One task of an exam, as its student sees and takes it."""
 
     def __init__(
-        self, start: Action, hint: Action, submit: Action, parent: QWidget | None = None
+        self,
+        start: Action,
+        hint: Action,
+        submit: Action,
+        parent: QWidget | None = None,
+        *,
+        check: Action | None = None,
+        give_up: Action | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("studentExam")
         self.task: ExamTask | None = None
         self.attempt: ExamAttempt | None = None
         self.assist = "off"
+        self.kind = "exam"
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         self.title_label = _label(self, bold=True)
@@ -71,8 +79,30 @@ class StudentExam(QFrame):
         self.submit_button.setAccessibleName(
             QCoreApplication.translate("ClassroomPanel", "Submit the task")
         )
-        for button in (self.start_button, self.hint_button, self.submit_button):
+        self.check_button = QPushButton(
+            QCoreApplication.translate("ClassroomPanel", "Check my fix"), self
+        )
+        self.check_button.setAccessibleName(
+            QCoreApplication.translate("ClassroomPanel", "Check the lab now")
+        )
+        self.give_up_button = QPushButton(
+            QCoreApplication.translate("ClassroomPanel", "Give up"), self
+        )
+        self.give_up_button.setAccessibleName(
+            QCoreApplication.translate("ClassroomPanel", "Give up and see the answer")
+        )
+        for button in (
+            self.start_button,
+            self.check_button,
+            self.hint_button,
+            self.submit_button,
+            self.give_up_button,
+        ):
             buttons.addWidget(button)
+        if check is not None:
+            self.check_button.clicked.connect(lambda: self._act(check))
+        if give_up is not None:
+            self.give_up_button.clicked.connect(lambda: self._act(give_up))
         buttons.addStretch(1)
         self.start_button.clicked.connect(lambda: self._act(start))
         self.hint_button.clicked.connect(lambda: self._act(hint))
@@ -86,6 +116,7 @@ class StudentExam(QFrame):
         layout.addWidget(self.hints_label)
         layout.addWidget(self.result_label)
         self.hints: list[str] = []
+        self.last_checks: list[CheckOutcome] = []
 
     def _act(self, action: Action) -> None:
         if self.task is not None:
@@ -94,8 +125,9 @@ class StudentExam(QFrame):
     def show_task(self, exam: Exam, task: ExamTask) -> None:
         """The task and the student's attempt at it, as the service says now."""
         if self.task is None or self.task.task_id != task.task_id:
-            self.hints = []
+            self.hints, self.last_checks = [], []
         self.task, self.attempt, self.assist = task, exam.attempt(task.task_id), exam.assist
+        self.kind = exam.kind
         self.title_label.setText(
             QCoreApplication.translate(
                 "ClassroomPanel", "{title} · {points} points · {minutes} min"
@@ -103,7 +135,7 @@ class StudentExam(QFrame):
         )
         self.ticket_label.setText(task.ticket)
         self._show_hints()
-        self.result_label.setText(self._result_text(task))
+        self.result_label.setText(self._result_text(task) or _checks_text(self.last_checks))
         self.result_label.setVisible(bool(self.result_label.text()))
         self.refresh_state(exam, time.time())
 
@@ -114,7 +146,10 @@ class StudentExam(QFrame):
         open_now = exam.starts_at <= now < exam.ends_at
         self.start_button.setVisible(attempt is None)
         self.start_button.setEnabled(open_now)
-        self.submit_button.setVisible(running)
+        practice = self.kind == "practice"
+        self.submit_button.setVisible(running and not practice)
+        self.check_button.setVisible(running and practice)
+        self.give_up_button.setVisible(running and practice)
         hints_left = self.task is not None and len(self.hints) < self.task.hints
         self.hint_button.setVisible(running and self.assist != "off" and hints_left)
         if attempt is None:
@@ -127,6 +162,10 @@ class StudentExam(QFrame):
             )
         elif running:
             self.time_label.setText(left_text(attempt.deadline - now))
+        elif attempt is not None and attempt.note == "solved":
+            self.time_label.setText(QCoreApplication.translate("ClassroomPanel", "Solved."))
+        elif attempt is not None and attempt.note == "gave up":
+            self.time_label.setText(QCoreApplication.translate("ClassroomPanel", "You gave up."))
         else:
             self.time_label.setText(QCoreApplication.translate("ClassroomPanel", "Submitted."))
 
@@ -134,20 +173,33 @@ class StudentExam(QFrame):
         attempt = self.attempt
         if attempt is None or attempt.status != "submitted":
             return ""
-        marks = {"pass": "✓", "fail": "✗", "cannot-check": "?"}
         lines = [
             QCoreApplication.translate("ClassroomPanel", "Score: {score} of {points}").format(
                 score=attempt.score, points=attempt.points
             )
         ]
-        lines += [f"{marks.get(c.state, '·')} {c.title}: {c.message}" for c in attempt.checks]
+        if attempt.checks:
+            lines.append(_checks_text(attempt.checks))
         if task.answers:
             lines.append(
-                QCoreApplication.translate("ClassroomPanel", "Answer (released by your trainer):")
+                QCoreApplication.translate("ClassroomPanel", "The answer:")
+                if attempt.note == "gave up"
+                else QCoreApplication.translate(
+                    "ClassroomPanel", "Answer (released by your trainer):"
+                )
             )
+            undo = QCoreApplication.translate("ClassroomPanel", "undone with")
             for fault in task.answers:
-                lines.append(f"{fault.get('device', '')}: " + "; ".join(fault.get("inject", [])))
+                broke = "; ".join(fault.get("inject", []))
+                fixed = "; ".join(fault.get("undo", []))
+                lines.append(f"{fault.get('device', '')}: {broke} ({undo} {fixed})")
         return "\n".join(lines)
+
+    def show_checks(self, checks: list[CheckOutcome]) -> None:
+        """A practice check's results (the exercise goes on until they all pass)."""
+        self.last_checks = checks
+        self.result_label.setText(_checks_text(checks))
+        self.result_label.setVisible(bool(checks))
 
     def add_hint(self, text: str) -> None:
         self.hints.append(text)
@@ -158,3 +210,8 @@ class StudentExam(QFrame):
         lines = [f"{word.format(number=n)} {h}" for n, h in enumerate(self.hints, start=1)]
         self.hints_label.setText("\n".join(lines))
         self.hints_label.setVisible(bool(lines))
+
+
+def _checks_text(checks: list[CheckOutcome]) -> str:
+    marks = {"pass": "✓", "fail": "✗", "cannot-check": "?"}
+    return "\n".join(f"{marks.get(c.state, '·')} {c.title}: {c.message}" for c in checks)

@@ -280,3 +280,47 @@ def test_the_trainer_saves_the_working_lab_as_a_proved_task(
     editor.title_edit.setText("Changed")  # any edit asks for a new proof
     assert not editor.save_button.isEnabled()
     editor.close()
+
+
+def test_practice_in_the_dock_checks_and_giving_up_shows_the_answer(
+    classroom: Classroom,
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    group = httpx.get(
+        f"{classroom.serve.url}/v3/classroom/exams", headers=classroom.trainer.headers
+    ).json()[0]["group"]
+    open_exam(
+        classroom.serve,
+        classroom.trainer,
+        classroom.task_id,
+        group,
+        title="Practice: PC1",
+        kind="practice",
+    )
+    app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 520)
+    panel = app.panel.classroom_toggle.panel
+    qtbot.waitUntil(lambda: panel.exam_combo.count() == 2, timeout=WAIT_MS)
+    panel.exam_combo.setCurrentIndex(panel.exam_combo.findText("Practice: PC1"))
+    student = panel.student
+    qtbot.waitUntil(student.start_button.isVisible, timeout=WAIT_MS)
+    student.start_button.click()
+    qtbot.waitUntil(student.check_button.isVisible, timeout=WAIT_MS)
+    assert not student.submit_button.isVisible(), "practice is checked, not submitted"
+    qtbot.waitUntil(student.check_button.isEnabled, timeout=WAIT_MS)
+    student.check_button.click()
+    qtbot.waitUntil(lambda: "✗ PC1 reaches PC2" in student.result_label.text(), timeout=WAIT_MS)
+
+    async def yes() -> bool:
+        return True
+
+    panel.ask_give_up = yes  # type: ignore[method-assign]
+    qtbot.waitUntil(student.give_up_button.isEnabled, timeout=WAIT_MS)
+    student.give_up_button.click()
+    qtbot.waitUntil(lambda: "The answer:" in student.result_label.text(), timeout=WAIT_MS)
+    assert "PC1: ip 198.51.100.77/24 (undone with ip 192.0.2.1/24)" in student.result_label.text()
+    assert student.time_label.text() == "You gave up."
+    assert "192.0.2.1/24" in _pc1_show_ip(classroom), "giving up restored the lab"
+    app.shot("classroom-practice-gave-up")
