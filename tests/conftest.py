@@ -34,7 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
 
 
-# How the suite is spread over pytest-xdist's workers (run_suite.sh runs three). A test goes with
+# How the suite is spread over pytest-xdist's workers (run_suite.sh runs four). A test goes with
 # the rest of its file, so a module's fixtures are made once; the tests of every file that uses
 # one of these costly session fixtures share one worker, so each is started once per run (the
 # local model loads a model and takes a core while it answers; the router boots a QEMU machine);

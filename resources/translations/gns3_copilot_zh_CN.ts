@@ -397,73 +397,73 @@
         <translation>正在检查你的实验……</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="53" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="54" />
         <source>Classroom</source>
         <translation>课堂</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="58" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="59" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="60" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="61" />
         <source>Refresh the exams</source>
         <translation>刷新考试列表</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="66" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="67" />
         <source>Exam</source>
         <translation>考试</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="103" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="104" />
         <source>Open the lab in GNS3 first.</source>
         <translation>请先在 GNS3 中打开实验。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="143" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="144" />
         <source>Exams run on your trainer's copilot service. Connect to it in Settings → Copilot service, with your GNS3 account of the class.</source>
         <translation>考试在老师的 Copilot 服务上进行。请在“设置 → Copilot 服务”中连接它，并使用你在本班的 GNS3 账号。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="171" />
         <source>No exam for you yet.</source>
         <translation>你还没有考试。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="172" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="173" />
         <source>No exam yet: open one on the service (see the README's Classroom).</source>
         <translation>还没有考试：请在服务上创建一场（见 README 的“课堂”一节）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="195" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="196" />
         <source>Group {group}: {students} students.</source>
         <translation>组 {group}：{students} 名学生。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="207" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="208" />
         <source>Hints: {hints}. The copilot: {copilot}.</source>
         <translation>提示：{hints}。助手：{copilot}。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="215" />
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="210" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="216" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="211" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="212" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="213" />
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="213" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="214" />
         <source>Tutor only</source>
         <translation>仅辅导模式</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="255" />
+        <location filename="../../gns3_copilot_desktop/ui/classroom/panel.py" line="261" />
         <source>Results saved to {path}.</source>
         <translation>成绩已保存到 {path}。</translation>
     </message>
@@ -2996,46 +2996,46 @@
     </message>
     <message>
         <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="104" />
-        <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import.</source>
-        <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。</translation>
+        <source>Exported to %1, signed by %2 (key fingerprint %3). Give students the file and, separately, the passphrase; tell them the fingerprint so that they can check it on their first import. The file is sealed against casual reading, not against a student who holds it with the passphrase: for graded work, use your class's copilot service (Class).</source>
+        <translation>已导出到 %1，由 %2 签名（密钥指纹 %3）。把文件交给学生，并另行告知口令；也告诉他们指纹，以便首次导入时核对。此文件只防随意查看，防不住同时持有文件和口令的学生：计分的考试请使用本班的 Copilot 服务（课堂）。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="116" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="118" />
         <source>Trying each fault on the lab, then stopping the lab to export it… (it starts again after)</source>
         <translation>正在实验上试注入每个故障,然后停止实验以导出……(之后会重新启动)</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="140" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="142" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="151" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="153" />
         <source>Not imported: the trainer's key was not trusted.</source>
         <translation>未导入：未信任培训师的密钥。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="164" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="166" />
         <source>Exercises run only with the local agent.</source>
         <translation>练习只能在本地代理下运行。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="170" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="172" />
         <source>The lab was imported as the project “%1”. Open it in GNS3, then start the trainer's exercise from a Practice session there.</source>
         <translation>实验已导入为项目“%1”。请在 GNS3 中打开它，然后在该项目的练习会话中开始讲师的练习。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="178" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="180" />
         <source>Importing the exercise…</source>
         <translation>正在导入练习…</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="185" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="187" />
         <source>Exercise files need the local agent's keyring and settings.</source>
         <translation>练习文件需要本地智能体的密钥环和设置。</translation>
     </message>
     <message>
-        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="209" />
+        <location filename="../../gns3_copilot_desktop/ui/practice/exercise_files.py" line="211" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>

@@ -33,6 +33,7 @@ Example::
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
@@ -65,12 +66,41 @@ class PassCondition(_Strict):
 
     ``contains`` / ``not_contains``: a piece of text (case kept); ``regex``: a Python regular
     expression searched in the output; ``ping_max_loss``: the command is a ping and at most this
-    percentage of its echoes went unanswered (VPCS, Linux and IOS output are read)."""
+    percentage of its echoes went unanswered (VPCS, Linux and IOS output are read); ``route``,
+    ``ospf_full``, ``bgp_established``: the routing state as the router prints it
+    (`core.devices.routing`: FRR, IOS and Linux shapes)."""
 
     contains: str | None = Field(default=None, min_length=1, max_length=500)
     not_contains: str | None = Field(default=None, min_length=1, max_length=500)
     regex: str | None = Field(default=None, min_length=1, max_length=300)
     ping_max_loss: int | None = Field(default=None, ge=0, le=100)
+    route: str | None = Field(default=None, max_length=50)
+    """A prefix (``10.0.2.0/24``) the output of ``show ip route`` (or ``ip route``) has as a
+    route, exactly that length."""
+    ospf_full: str | None = Field(default=None, max_length=50)
+    """An OSPF neighbour's router id Full in ``show ip ospf neighbor`` (``any``: one is)."""
+    bgp_established: str | None = Field(default=None, max_length=50)
+    """A BGP neighbour's address whose session ``show ip bgp summary`` shows Established."""
+
+    @field_validator("route")
+    @classmethod
+    def _a_prefix(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                ipaddress.ip_network(value, strict=False)
+            except ValueError:
+                raise ValueError(f"{value!r} is not a prefix such as 10.0.2.0/24") from None
+        return value
+
+    @field_validator("ospf_full", "bgp_established")
+    @classmethod
+    def _an_address(cls, value: str | None) -> str | None:
+        if value is not None and value != "any":
+            try:
+                ipaddress.ip_address(value)
+            except ValueError:
+                raise ValueError(f"{value!r} is not an address such as 10.0.0.2") from None
+        return value
 
     @field_validator("regex")
     @classmethod
@@ -84,9 +114,20 @@ class PassCondition(_Strict):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> PassCondition:
-        given = [v for v in (self.contains, self.not_contains, self.regex, self.ping_max_loss)]
+        given = [
+            self.contains,
+            self.not_contains,
+            self.regex,
+            self.ping_max_loss,
+            self.route,
+            self.ospf_full,
+            self.bgp_established,
+        ]
         if sum(v is not None for v in given) != 1:
-            raise ValueError("give exactly one of contains, not_contains, regex or ping_max_loss")
+            raise ValueError(
+                "give exactly one of contains, not_contains, regex, ping_max_loss, route, "
+                "ospf_full or bgp_established"
+            )
         return self
 
     def describe(self) -> str:
@@ -97,6 +138,12 @@ class PassCondition(_Strict):
             return f"the output does not contain {self.not_contains!r}"
         if self.regex is not None:
             return f"the output matches /{self.regex}/"
+        if self.route is not None:
+            return f"the route {self.route} is present"
+        if self.ospf_full is not None:
+            return f"the OSPF neighbour {self.ospf_full} is Full"
+        if self.bgp_established is not None:
+            return f"the BGP session with {self.bgp_established} is Established"
         return f"at most {self.ping_max_loss}% of the pings are lost"
 
 

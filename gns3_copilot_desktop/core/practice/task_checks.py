@@ -18,6 +18,11 @@ from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions
 from gns3_copilot_desktop.core.devices.ping import ping_loss
 from gns3_copilot_desktop.core.devices.policy import check_command
+from gns3_copilot_desktop.core.devices.routing import (
+    bgp_established,
+    ospf_neighbor_full,
+    route_present,
+)
 from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
@@ -73,6 +78,13 @@ def condition_holds(condition: PassCondition, output: str) -> bool:
         return condition.not_contains not in output
     if condition.regex is not None:
         return re.search(condition.regex, output) is not None
+    if condition.route is not None:
+        return route_present(output, condition.route)
+    if condition.ospf_full is not None:
+        wanted = None if condition.ospf_full == "any" else condition.ospf_full
+        return ospf_neighbor_full(output, wanted)
+    if condition.bgp_established is not None:
+        return bgp_established(output, condition.bgp_established)
     loss = ping_loss(output)
     return (
         loss is not None and condition.ping_max_loss is not None and loss <= condition.ping_max_loss

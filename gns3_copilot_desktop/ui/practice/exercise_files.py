@@ -105,7 +105,9 @@ class ExerciseFiles:
                     "PracticePanel",
                     "Exported to %1, signed by %2 (key fingerprint %3). Give students the file "
                     "and, separately, the passphrase; tell them the fingerprint so that they can "
-                    "check it on their first import.",
+                    "check it on their first import. The file is sealed against casual reading, "
+                    "not against a student who holds it with the passphrase: for graded work, "
+                    "use your class's copilot service (Class).",
                 )
                 .replace("%1", str(target))
                 .replace("%2", signer.trainer)

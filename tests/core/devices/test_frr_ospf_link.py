@@ -23,7 +23,10 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.routing import ospf_neighbor_full, route_present
 from gns3_copilot_desktop.core.gns3.models import LinkEnd
+from gns3_copilot_desktop.core.practice.task import PassCondition
+from gns3_copilot_desktop.core.practice.task_checks import condition_holds
 from tests.helpers.frr_router import (
     BOOT_TIMEOUT_S,
     ROUTER_PASSWORD,
@@ -110,5 +113,15 @@ async def test_two_routers_over_a_qemu_link_reach_ospf_full(frr_template: FrrTem
                     break
                 await asyncio.sleep(2)  # SPF runs after the adjacency: read again until it has
             assert 'Known via "ospf"' in routes and "10.0.12.2" in routes, routes
+            # a trainer's checks read the same real output through the task's parsed conditions
+            assert ospf_neighbor_full(neighbours, "2.2.2.2"), neighbours
+            assert not ospf_neighbor_full(neighbours, "3.3.3.3"), neighbours
+            table = (await _run(ta, "show ip route")).results[0].output
+            assert route_present(table, "192.0.2.2/32"), table
+            assert route_present(table, "10.0.12.0/24"), table  # connected
+            assert not route_present(table, "192.0.2.0/24"), table  # a shorter prefix is another
+            assert route_present(routes, "192.0.2.2/32"), routes  # the detail of one route
+            assert condition_holds(PassCondition(ospf_full="any"), neighbours)
+            assert condition_holds(PassCondition(route="192.0.2.2/32"), table)
         finally:
             await client.delete_project(pid)

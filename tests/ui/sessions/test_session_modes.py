@@ -240,6 +240,7 @@ def test_a_trainer_exports_and_a_student_imports_and_starts_the_exercise(
     target = tmp_path / "week3.gns3exercise"  # the extension is added
     qtbot.waitUntil(target.exists)
     qtbot.waitUntil(lambda: "Exported to" in view.status_label.text())
+    assert "sealed against casual reading, not against" in view.status_label.text()
     assert str(target) in view.status_label.text()
     assert not (tmp_path / "week3.gns3exercise.part").exists()
     assert view._card is not None  # the trainer may still approve or reject here

@@ -1,0 +1,70 @@
+"""Reading routing state from a router's own output, as FRR (vtysh) and Cisco IOS print it: a
+route present, an OSPF neighbour Full, a BGP session Established. A trainer's task checks use
+these ("the check goes beyond ping"), so a lab is judged on what the router says, not on a
+substring that could match elsewhere (a neighbour's id in another column, a prefix inside a
+longer one).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+_ROUTE_CODES = re.compile(r"^[A-Za-z][A-Za-z0-9>*+% ]{0,6}\s")
+"""The start of a route line of ``show ip route``: its codes (FRR ``O>*``, IOS ``O``,
+``D EX``, ``C``)."""
+
+
+def _prefix(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    return ipaddress.ip_network(text, strict=False)
+
+
+def route_present(output: str, prefix: str) -> bool:
+    """Whether ``prefix`` (``10.0.2.0/24``) is a route in ``show ip route`` output: a table line
+    (FRR ``O>* 10.0.2.0/24 [110/20] via 10.0.12.2, eth0``, IOS ``O  10.0.2.0/24 [110/2] via``,
+    Linux ``ip route`` ``10.0.2.0/24 via 10.0.12.2 dev eth0``) or the detail of one route
+    (``Routing entry for 10.0.2.0/24``). A longer or shorter prefix is another route."""
+    wanted = _prefix(prefix)
+    for line in output.splitlines():
+        detail = re.match(r"\s*Routing entry for (\S+)", line)
+        if detail:
+            candidates = [detail.group(1)]
+        elif "subnetted" in line:
+            continue  # an IOS heading ("10.0.0.0/8 is variably subnetted"), not a route
+        elif _ROUTE_CODES.match(line) or re.match(r"^[0-9a-fA-F:.]+/\d+\s", line):
+            candidates = re.findall(r"(?<![\w.:/])([0-9a-fA-F:.]+/\d{1,3})(?![\w.:/])", line)
+        else:
+            continue
+        for candidate in candidates[:1]:  # the route's own prefix comes first on its line
+            try:
+                if _prefix(candidate) == wanted:
+                    return True
+            except ValueError:
+                continue
+    return False
+
+
+def ospf_neighbor_full(output: str, neighbor: str | None = None) -> bool:
+    """Whether ``show ip ospf neighbor`` shows the neighbour (its router id; None: any) in the
+    Full state (FRR ``2.2.2.2  1 Full/DR  ...``, IOS ``2.2.2.2  1 FULL/BDR  ...``)."""
+    for line in output.splitlines():
+        fields = line.split()
+        if len(fields) < 3 or (neighbor is not None and fields[0] != neighbor):
+            continue
+        if re.match(r"^\d+\.\d+\.\d+\.\d+$", fields[0]) and any(
+            f.lower().split("/")[0] == "full" for f in fields[1:4]
+        ):
+            return True
+    return False
+
+
+def bgp_established(output: str, neighbor: str) -> bool:
+    """Whether ``show ip bgp summary`` shows the session with ``neighbor`` Established. Its line
+    is ``Neighbor V AS MsgRcvd MsgSent TblVer InQ OutQ Up/Down State/PfxRcd ...`` (FRR and IOS):
+    the tenth column is the number of prefixes received when Established, the state's name
+    (Idle, Active, Connect, OpenSent, OpenConfirm, or FRR's ``(Policy)``) otherwise."""
+    for line in output.splitlines():
+        fields = line.split()
+        if len(fields) >= 10 and fields[0] == neighbor:
+            return re.fullmatch(r"\d+", fields[9]) is not None
+    return False

@@ -1,0 +1,94 @@
+"""The routing readers on the shapes FRR (vtysh), Cisco IOS and Linux print; the same readers run
+on the real FRR router's output in `test_frr_ospf_link` (neighbour Full, routes in the table)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gns3_copilot_desktop.core.devices.routing import (
+    bgp_established,
+    ospf_neighbor_full,
+    route_present,
+)
+from gns3_copilot_desktop.core.practice.task import PassCondition
+
+FRR_ROUTES = """\
+Codes: K - kernel route, C - connected, S - static, R - RIP,
+       O - OSPF, I - IS-IS, B - BGP, E - EIGRP, N - NHRP,
+       > - selected route, * - FIB route, q - queued, r - rejected, b - backup
+
+O   10.0.12.0/24 [110/10] is directly connected, eth0, weight 1, 00:01:10
+C>* 10.0.12.0/24 is directly connected, eth0, 00:01:20
+O>* 192.0.2.2/32 [110/20] via 10.0.12.2, eth0, weight 1, 00:00:40
+B>* 198.51.100.0/24 [20/0] via 10.0.12.2, eth0, weight 1, 00:00:10
+"""
+IOS_ROUTES = """\
+Gateway of last resort is not set
+
+      10.0.0.0/8 is variably subnetted, 2 subnets, 2 masks
+C        10.0.12.0/24 is directly connected, GigabitEthernet0/0
+O        10.0.23.0/24 [110/2] via 10.0.12.2, 00:00:12, GigabitEthernet0/0
+"""
+LINUX_ROUTES = "default via 10.0.12.1 dev eth0\n10.0.34.0/24 via 10.0.12.2 dev eth0 proto ospf\n"
+FRR_NEIGHBORS = """\
+Neighbor ID     Pri State           Up Time         Dead Time Address         Interface
+2.2.2.2           1 Full/DR         1m02s             38.119s 10.0.12.2       eth0:10.0.12.1
+3.3.3.3           1 Init/DROther    0.511s            39.488s 10.0.13.3       eth1:10.0.13.1
+"""
+IOS_NEIGHBORS = """\
+Neighbor ID     Pri   State           Dead Time   Address         Interface
+2.2.2.2           1   FULL/BDR        00:00:33    10.0.12.2       GigabitEthernet0/0
+"""
+FRR_BGP = """\
+Neighbor     V    AS MsgRcvd MsgSent TblVer InQ OutQ  Up/Down State/PfxRcd PfxSnt Desc
+10.0.12.2    4 65002       6       6      0   0    0 00:02:13            1      2 N/A
+10.0.13.3    4 65003       0       0      0   0    0    never       Active      0 N/A
+"""
+IOS_BGP = """\
+Neighbor        V           AS MsgRcvd MsgSent   TblVer  InQ OutQ Up/Down  State/PfxRcd
+10.0.12.2       4        65002      10      11        3    0    0 00:05:12        2
+10.0.14.4       4        65004       0       0        1    0    0 never    Idle
+"""
+
+
+def test_a_route_is_that_prefix_exactly_in_every_shape() -> None:
+    assert route_present(FRR_ROUTES, "192.0.2.2/32")
+    assert route_present(FRR_ROUTES, "198.51.100.0/24")
+    assert not route_present(FRR_ROUTES, "192.0.2.0/24"), "a shorter prefix is another route"
+    assert not route_present(FRR_ROUTES, "10.0.2.0/24")
+    assert route_present(IOS_ROUTES, "10.0.23.0/24")
+    assert not route_present(IOS_ROUTES, "10.0.0.0/8"), "a heading, not a route"
+    assert route_present(LINUX_ROUTES, "10.0.34.0/24")
+    assert route_present('Routing entry for 192.0.2.2/32\n  Known via "ospf"', "192.0.2.2/32")
+    assert not route_present("% Network not in table", "192.0.2.2/32")
+
+
+def test_an_ospf_neighbour_is_full_only_in_that_state() -> None:
+    assert ospf_neighbor_full(FRR_NEIGHBORS, "2.2.2.2")
+    assert not ospf_neighbor_full(FRR_NEIGHBORS, "3.3.3.3"), "Init is not Full"
+    assert ospf_neighbor_full(FRR_NEIGHBORS)
+    assert ospf_neighbor_full(IOS_NEIGHBORS, "2.2.2.2")
+    assert not ospf_neighbor_full("", None)
+
+
+def test_a_bgp_session_is_established_when_it_counts_prefixes() -> None:
+    assert bgp_established(FRR_BGP, "10.0.12.2")
+    assert not bgp_established(FRR_BGP, "10.0.13.3"), "Active is not Established"
+    assert bgp_established(IOS_BGP, "10.0.12.2")
+    assert not bgp_established(IOS_BGP, "10.0.14.4")
+    assert not bgp_established(IOS_BGP, "10.0.99.9"), "an unknown neighbour"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("route", "10.0.2/24x", "not a prefix"),
+        ("ospf_full", "router2", "not an address"),
+        ("bgp_established", "10.0.0", "not an address"),
+    ],
+)
+def test_a_task_condition_with_a_wrong_prefix_or_address_is_refused(
+    field: str, value: str, said: str
+) -> None:
+    with pytest.raises(ValueError, match=said):
+        PassCondition.model_validate({field: value})
