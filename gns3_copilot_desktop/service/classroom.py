@@ -84,7 +84,7 @@ class Classroom:
 
     async def is_trainer(self, caller: Caller) -> bool:
         """A GNS3 administrator, or a member of the trainer group (GNS3 must let them read
-        their own groups: the Group.Audit privilege, e.g. its "Auditor" role)."""
+        their own groups: the Group.Audit privilege of its "User manager" role)."""
         now = time.monotonic()
         cached = self._roles.get(caller.token_key)
         if cached is not None and cached[0] > now:

@@ -73,10 +73,11 @@ class Class:
         path = f"/v3/classroom/exams/{exam_id}/tasks/{task_id}/start"
         return self.call(who, "POST", path, json={"project_id": project_id})
 
-    def restart(self) -> None:
+    def restart(self, *extra: str) -> None:
+        """The service stopped and started again on the same port and records."""
         port = int(self.serve.url.rsplit(":", 1)[1])
         self.serve.stop()
-        self.serve = start_serve(self.base_url, self.run_dir, port=port)
+        self.serve = start_serve(self.base_url, self.run_dir, *extra, port=port)
 
 
 def _run(coro: Any) -> Any:
@@ -449,6 +450,38 @@ def test_practice_through_the_service_checks_any_time_and_giving_up_restores_the
     assert klass.call(klass.bob, "POST", f"{path}/give-up").status_code == 409
     assert klass.call(klass.bob, "POST", f"{path}/submit").json()["score"] == 0
     _pc1(klass, klass.bob, "ip 192.0.2.1/24")
+
+
+def test_a_member_of_the_trainer_group_is_a_trainer_and_nobody_else(klass: Class) -> None:
+    """``--trainer-group``: a GNS3 user of that group (given GNS3's "User manager" role, which
+    lets them read groups) is a trainer; a student of the class is still not."""
+    base = klass.base_url
+    teacher = make_account(base, klass.trainer, prefix="teacher")
+    teachers = make_group(base, klass.trainer, [teacher])
+    roles = httpx.get(f"{base}/v3/access/roles", headers=klass.trainer.headers).json()
+    role = next(r for r in roles if r["name"] == "User manager")
+    groups = httpx.get(f"{base}/v3/access/groups", headers=klass.trainer.headers).json()
+    group_id = next(g["user_group_id"] for g in groups if g["name"] == teachers)
+    ace = {
+        "ace_type": "group",
+        "path": "/",
+        "group_id": group_id,
+        "role_id": role["role_id"],
+        "propagate": True,
+        "allowed": True,
+    }
+    made = httpx.post(f"{base}/v3/access/acl", json=ace, headers=klass.trainer.headers)
+    assert made.status_code == 201, made.text
+    assert klass.call(teacher, "GET", "/v3/classroom/me").json()["trainer"] is False
+    klass.restart("--trainer-group", teachers)
+    assert klass.call(teacher, "GET", "/v3/classroom/me").json() == {
+        "username": teacher.name,
+        "trainer": True,
+    }
+    assert klass.call(klass.alice, "GET", "/v3/classroom/me").json()["trainer"] is False
+    task = upload_task(klass.serve, teacher)
+    exam = open_exam(klass.serve, teacher, task["task_id"], klass.group)
+    assert exam["students"] == 2 and exam["tasks"][0]["answers"], "the teacher sees the key"
 
 
 # last: it leaves Bob's PC1 stopped
