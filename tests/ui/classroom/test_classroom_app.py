@@ -120,6 +120,15 @@ def _app(
     return app
 
 
+def _fits(panel: Any) -> None:
+    """Every visible button inside the dock and wide enough for its words."""
+    for button in panel.findChildren(QPushButton):
+        if button.isVisible():
+            right = button.mapTo(panel, button.rect().topRight()).x()
+            assert 0 <= right <= panel.width(), (button.text(), right, panel.width())
+            assert button.width() >= button.sizeHint().width(), button.text()
+
+
 def _pc1_show_ip(classroom: Classroom) -> str:
     """What the student's PC1 says of its address, read on its console."""
 
@@ -202,16 +211,13 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
         app = _app(classroom, classroom.trainer, copilot_app, app_keyring, tmp_path, qtbot, 360)
         panel = app.panel.classroom_toggle.panel
         table = panel.table
+        _fits(panel)
         qtbot.waitUntil(lambda: table.table.rowCount() == 1, timeout=WAIT_MS)
         item = table.table.item(0, 0)
         assert item is not None and item.text() == classroom.student.name
         assert not panel.student.isVisible()
         assert "导出" in table.csv_button.text(), table.csv_button.text()
-        for button in panel.findChildren(QPushButton):
-            if button.isVisible():  # inside the dock at 360 px, wide enough for its words
-                right = button.mapTo(panel, button.rect().topRight()).x()
-                assert 0 <= right <= panel.width(), (button.text(), right, panel.width())
-                assert button.width() >= button.sizeHint().width(), button.text()
+        _fits(panel)
         app.shot("classroom-trainer-zh-CN-360")
 
         target = tmp_path / f"grades-{uuid.uuid4().hex[:6]}.csv"
@@ -323,4 +329,33 @@ def test_practice_in_the_dock_checks_and_giving_up_shows_the_answer(
     assert "PC1: ip 198.51.100.77/24 (undone with ip 192.0.2.1/24)" in student.result_label.text()
     assert student.time_label.text() == "You gave up."
     assert "192.0.2.1/24" in _pc1_show_ip(classroom), "giving up restored the lab"
+    label = student.result_label
+    qtbot.waitUntil(  # laid out before the picture is taken
+        lambda: label.height() >= label.heightForWidth(label.width()), timeout=WAIT_MS
+    )
     app.shot("classroom-practice-gave-up")
+
+
+def test_a_student_in_chinese_at_360_px(
+    classroom: Classroom,
+    copilot_app: Callable[..., CopilotApp],
+    app_keyring: MemoryKeyring,
+    tmp_path: Path,
+    qtbot: QtBot,
+) -> None:
+    from gns3_copilot_desktop.app import install_translator, remove_translator
+
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication)
+    translator = install_translator(qapp, "zh_CN")
+    assert translator is not None
+    try:
+        app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 360)
+        panel = app.panel.classroom_toggle.panel
+        qtbot.waitUntil(lambda: panel.student.title_label.text() != "", timeout=WAIT_MS)
+        assert "分" in panel.student.title_label.text(), panel.student.title_label.text()
+        assert "提示" in panel.status_label.text(), panel.status_label.text()
+        _fits(panel)
+        app.shot("classroom-student-zh-CN-360")
+    finally:
+        remove_translator(qapp, translator)
