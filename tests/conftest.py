@@ -49,6 +49,8 @@ SHARED_FIXTURE_GROUPS = {
     "postgres_server": "postgresql",
 }
 LONG_GROUPS = ("local-model", "frr-router", "postgresql")
+CPU_GROUPS = ("local-model", "frr-router")
+CPU_GROUP_TIMEOUT_S = 420
 LONG_FILES = ("test_bundle.py", "_live.py")
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,6 +93,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     router's boots also take a core each: started early they share the cores with tests that
     mostly wait on consoles."""
     items.sort(key=lambda item: not _long(item))
+    for item in items:
+        # the local model and the router's boots compete for the two cores with the other
+        # workers: their hang guard is longer than the suite's 180 s (a guard, not a target)
+        if worker_group(item.nodeid) in CPU_GROUPS and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(CPU_GROUP_TIMEOUT_S))
 
 
 def _long(item: pytest.Item) -> bool:
