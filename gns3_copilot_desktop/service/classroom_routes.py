@@ -66,7 +66,7 @@ class ExamCreate(_Body):
     duration_min: int = Field(ge=1, le=600)
     assist: Literal["off", "hints", "tutor"] = "off"
     kind: Literal["exam", "practice"] = "exam"
-    starts_at: float | None = None
+    starts_at: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
 
 class StartRequest(_Body):
