@@ -115,12 +115,6 @@ class Classroom:
             task = parse_task(text, name)
         except TaskFileError as exc:
             raise HttpError(422, exc.user_message) from None
-        if any(f.catalog is not None for f in task.faults):
-            raise HttpError(
-                422,
-                f"{name}: a class task lists its own inject and undo lines; catalog faults "
-                "are injected by the app's practice, not by the service",
-            )
         record = TaskRecord(uuid.uuid4().hex, task.title, text, caller.username, time.time())
         await self.store.add_task(record)
         self._tasks[record.task_id] = task

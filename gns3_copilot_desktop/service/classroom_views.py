@@ -64,7 +64,13 @@ def attempt_view(attempt: Attempt) -> dict[str, Any]:
 
 def answers(task: Task) -> list[dict[str, Any]]:
     """The answer key: every fault's device, the lines that injected it and those that undo it."""
-    return [{"device": f.device, "inject": f.inject, "undo": f.undo} for f in task.faults]
+    key: list[dict[str, Any]] = []
+    for fault in task.faults:
+        item: dict[str, Any] = {"device": fault.device, "inject": fault.inject, "undo": fault.undo}
+        if fault.catalog is not None:
+            item.update(catalog=fault.catalog, params=fault.params)
+        key.append(item)
+    return key
 
 
 def exam_view(

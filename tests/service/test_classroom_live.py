@@ -140,12 +140,12 @@ def test_trainer_routes_refuse_students_and_a_hostile_task_names_its_line(klass:
             "line 28: checks.1.command",
         ),
         "YAML": ("title: x\nticket: y\n", "not YAML"),
-        "a catalog fault": (
+        "an unknown catalog fault": (
             TASK.replace(
                 'inject = ["ip 198.51.100.77/24"]\nundo = ["ip 192.0.2.1/24"]',
-                'catalog = "vpcs-wrong-mask"',
+                'catalog = "vpcs-made-up"',
             ),
-            "catalog faults",
+            "no fault 'vpcs-made-up' in the app's catalog",
         ),
     }
     for what, (text, said) in hostile.items():
@@ -482,6 +482,36 @@ def test_a_member_of_the_trainer_group_is_a_trainer_and_nobody_else(klass: Class
     task = upload_task(klass.serve, teacher)
     exam = open_exam(klass.serve, teacher, task["task_id"], klass.group)
     assert exam["students"] == 2 and exam["tasks"][0]["answers"], "the teacher sees the key"
+
+
+CATALOG_FAULT = (
+    'catalog = "{fault}"\n'
+    'params = {{ wrong_address = "198.51.100.77", address = "192.0.2.1", prefix = "24", '
+    'gateway = "" }}'
+)
+
+
+def test_a_catalog_fault_in_a_class_task_is_filled_from_its_params(klass: Class) -> None:
+    own = 'inject = ["ip 198.51.100.77/24"]\nundo = ["ip 192.0.2.1/24"]'
+    tasks = {
+        name: upload_task(
+            klass.serve, klass.trainer, TASK.replace(own, CATALOG_FAULT.format(fault=name))
+        )["task_id"]
+        for name in ("vpcs-wrong-address", "vpcs-duplicate-address", "vpcs-wrong-mask")
+    }
+    exam = _exam(klass, tasks["vpcs-wrong-address"], task_ids=list(tasks.values()))
+    eid = exam["exam_id"]
+    started = klass.start(klass.alice, eid, tasks["vpcs-wrong-address"])
+    assert started.status_code == 200, started.text
+    assert "198.51.100.77/24" in _pc1(klass, klass.alice, "show ip"), "filled and injected"
+    # a fault that needs the host unplugged is the app's Practice's; a missing parameter says so
+    unplugged = klass.start(klass.alice, eid, tasks["vpcs-duplicate-address"])
+    assert unplugged.status_code == 409 and "a task cannot" in unplugged.json()["message"]
+    missing = klass.start(klass.alice, eid, tasks["vpcs-wrong-mask"])
+    assert missing.status_code == 409 and "wrong_prefix" in missing.json()["message"]
+    answers = klass.call(klass.trainer, "GET", f"/v3/classroom/exams/{eid}").json()["tasks"][0]
+    assert answers["answers"][0]["catalog"] == "vpcs-wrong-address"
+    _pc1(klass, klass.alice, "ip 192.0.2.1/24")
 
 
 # last: it leaves Bob's PC1 stopped

@@ -26,6 +26,8 @@ from gns3_copilot_desktop.core.devices.routing import (
 from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.practice.catalog import load_catalog
+from gns3_copilot_desktop.core.practice.lab_facts import PLATFORM_OF_NODE_TYPE
 from gns3_copilot_desktop.core.practice.task import (
     PassCondition,
     Task,
@@ -189,23 +191,51 @@ class TaskRunner:
     async def _steps(self, faults: Sequence[TaskFault], which: Literal["inject", "undo"]) -> None:
         nodes = await self._nodes()
         for fault in faults:
-            if fault.catalog is not None:
-                raise TaskFileError(
-                    f"the catalog fault {fault.catalog!r} is injected by the practice engine, "
-                    "not by a task's own steps"
-                )
-            lines = fault.inject if which == "inject" else fault.undo
-            for line in lines:  # the file was gated when parsed; a changed rule applies now too
-                refused = check_command(line)
-                if refused is not None:
-                    raise TaskFileError(f"the command gate refuses {line!r}: {refused.reason}")
             node = nodes.get(fault.device)
             if node is None or node.status != "started":
                 raise TaskFileError(
                     f"cannot {which} on {fault.device}: "
                     f"{'not in the lab' if node is None else 'it is ' + (node.status or 'stopped')}"
                 )
-            job = DeviceJob(target_for_node(node, self._server_url), tuple(lines))
+            if fault.catalog is not None:
+                commands, config = catalog_steps(fault, which, node.node_type)
+            else:
+                commands, config = list(fault.inject if which == "inject" else fault.undo), []
+            for line in [*config, *commands]:  # gated when parsed; a changed rule applies now too
+                refused = check_command(line)
+                if refused is not None:
+                    raise TaskFileError(f"the command gate refuses {line!r}: {refused.reason}")
+            job = DeviceJob(target_for_node(node, self._server_url), tuple(commands), tuple(config))
             [outcome] = await run_on_devices([job], self._options)  # one device at a time
             if not outcome.ok:
                 raise TaskFileError(f"{which} on {fault.device} failed: {outcome.error}")
+
+
+def catalog_steps(
+    fault: TaskFault, which: Literal["inject", "undo"], node_type: str
+) -> tuple[list[str], list[str]]:
+    """A catalog fault's console commands and configuration lines for a device of this GNS3
+    node type, its placeholders filled from the task's ``params``. A fault that changes a link
+    or needs the device unplugged is the dock's Practice's to inject, not a task's."""
+    assert fault.catalog is not None
+    entry = load_catalog().get(fault.catalog)
+    platform = PLATFORM_OF_NODE_TYPE.get(node_type, node_type)
+    steps = (entry.inject if which == "inject" else entry.undo).get(platform)
+    if steps is None:
+        raise TaskFileError(
+            f"the catalog fault {fault.catalog!r} has no steps for {fault.device} "
+            f"(a {node_type} node)"
+        )
+    if steps.link is not None or steps.offline:
+        raise TaskFileError(
+            f"the catalog fault {fault.catalog!r} changes a link or needs {fault.device} "
+            "unplugged: the app's Practice injects it, a task cannot"
+        )
+    try:
+        fill = [" ".join(text.format_map(fault.params).split()) for text in steps.texts()]
+    except KeyError as exc:
+        raise TaskFileError(
+            f"the catalog fault {fault.catalog!r} needs the parameter {exc.args[0]!r} "
+            "in the task's params"
+        ) from None
+    return fill[: len(steps.console)], fill[len(steps.console) :]

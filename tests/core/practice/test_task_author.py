@@ -36,3 +36,32 @@ def test_the_file_reads_back_as_the_same_task_whatever_was_typed() -> None:
     assert task.faults == [fault]
     assert task.checks == [check]
     assert task.total_points == 70
+
+
+def test_a_catalog_fault_in_a_task_is_filled_from_its_params_for_the_devices_platform() -> None:
+    import pytest
+
+    from gns3_copilot_desktop.core.practice.task import TaskFileError
+    from gns3_copilot_desktop.core.practice.task_checks import catalog_steps
+
+    fault = TaskFault.model_validate(
+        {
+            "device": "PC1",
+            "catalog": "vpcs-wrong-gateway",
+            "params": {
+                "address": "192.0.2.1",
+                "prefix": "24",
+                "wrong_gateway": "192.0.2.99",
+                "gateway": "192.0.2.254",
+            },
+        }
+    )
+    assert catalog_steps(fault, "inject", "vpcs") == (["ip 192.0.2.1/24 192.0.2.99"], [])
+    assert catalog_steps(fault, "undo", "vpcs") == (["ip 192.0.2.1/24 192.0.2.254"], [])
+    with pytest.raises(TaskFileError, match="no steps for PC1"):
+        catalog_steps(fault, "inject", "docker")
+    short = TaskFault.model_validate(
+        {"device": "PC1", "catalog": "vpcs-wrong-gateway", "params": {"address": "192.0.2.1"}}
+    )
+    with pytest.raises(TaskFileError, match="needs the parameter 'prefix'"):
+        catalog_steps(short, "inject", "vpcs")
