@@ -223,7 +223,8 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
         target = tmp_path / f"grades-{uuid.uuid4().hex[:6]}.csv"
         panel.ask_export_path = lambda fmt: target  # type: ignore[method-assign]
         table.csv_button.click()
-        qtbot.waitUntil(target.exists, timeout=WAIT_MS)
+        # the panel says where it saved once the file is written (it exists from its opening)
+        qtbot.waitUntil(lambda: target.name in panel.status_label.text(), timeout=WAIT_MS)
         rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
         assert [r["student"] for r in rows] == [classroom.student.name]
     finally:
