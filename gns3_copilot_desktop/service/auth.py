@@ -33,6 +33,8 @@ class Caller:
     token: str
     token_key: str = ""
     """A hash of the token: what the service's caches are keyed by (never the token)."""
+    is_superadmin: bool = False
+    """GNS3 says this user is an administrator (read with the login, no second request)."""
 
 
 class Authenticator:
@@ -42,7 +44,7 @@ class Authenticator:
         self.gns3_url = gns3_url
         self._ttl = ttl_s
         self.ttl_s = ttl_s
-        self._cache: dict[str, tuple[float, str, str]] = {}
+        self._cache: dict[str, tuple[float, str, str, bool]] = {}
 
     async def caller(self, authorization: str | None) -> Caller:
         """The caller of a request with this ``Authorization`` header.
@@ -58,7 +60,7 @@ class Authenticator:
         now = time.monotonic()
         hit = self._cache.get(key)
         if hit is not None and hit[0] > now:
-            return Caller(hit[1], hit[2], token, key)
+            return Caller(hit[1], hit[2], token, key, hit[3])
         try:
             async with Gns3Client(self.gns3_url, token=token) as client:
                 user = await client.current_user()
@@ -67,5 +69,5 @@ class Authenticator:
             raise NotAuthenticatedError(f"GNS3 refused the token: {exc.user_message}") from exc
         if len(self._cache) >= _MAX_CACHED:
             self._cache = {k: v for k, v in self._cache.items() if v[0] > now}
-        self._cache[key] = (now + self._ttl, user.user_id, user.username)
-        return Caller(user.user_id, user.username, token, key)
+        self._cache[key] = (now + self._ttl, user.user_id, user.username, user.is_superadmin)
+        return Caller(user.user_id, user.username, token, key, user.is_superadmin)

@@ -89,15 +89,14 @@ class Classroom:
         cached = self._roles.get(caller.token_key)
         if cached is not None and cached[0] > now:
             return cached[1]
-        async with self.client_for(caller) as client:
-            me = await client.current_user()
-            trainer = me.is_superadmin
-            if not trainer and self._trainer_group:
+        trainer = caller.is_superadmin  # the login already told (no second /users/me)
+        if not trainer and self._trainer_group:
+            async with self.client_for(caller) as client:
                 try:
-                    groups = await client.user_groups(me.user_id)
+                    groups = await client.user_groups(caller.user_id)
                 except Gns3PermissionError:
                     groups = []
-                trainer = any(g.name == self._trainer_group for g in groups)
+            trainer = any(g.name == self._trainer_group for g in groups)
         if len(self._roles) > 1024:
             self._roles.clear()
         self._roles[caller.token_key] = (now + ROLE_TTL_S, trainer)

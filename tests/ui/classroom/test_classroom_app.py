@@ -7,6 +7,7 @@ it anything). The README's Classroom pictures are taken here (GNS3_COPILOT_SCREE
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 import uuid
@@ -120,6 +121,21 @@ def _app(
     return app
 
 
+@contextlib.contextmanager
+def _in_chinese() -> Iterator[None]:
+    """The app's zh_CN translation installed for the block."""
+    from gns3_copilot_desktop.app import install_translator, remove_translator
+
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication)
+    translator = install_translator(qapp, "zh_CN")
+    assert translator is not None
+    try:
+        yield
+    finally:
+        remove_translator(qapp, translator)
+
+
 def _fits(panel: Any) -> None:
     """Every visible button inside the dock and wide enough for its words."""
     for button in panel.findChildren(QPushButton):
@@ -201,13 +217,7 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
     tmp_path: Path,
     qtbot: QtBot,
 ) -> None:
-    from gns3_copilot_desktop.app import install_translator, remove_translator
-
-    qapp = QApplication.instance()
-    assert isinstance(qapp, QApplication)
-    translator = install_translator(qapp, "zh_CN")
-    assert translator is not None
-    try:
+    with _in_chinese():
         app = _app(classroom, classroom.trainer, copilot_app, app_keyring, tmp_path, qtbot, 360)
         panel = app.panel.classroom_toggle.panel
         table = panel.table
@@ -227,8 +237,6 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
         qtbot.waitUntil(lambda: target.name in panel.status_label.text(), timeout=WAIT_MS)
         rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
         assert [r["student"] for r in rows] == [classroom.student.name]
-    finally:
-        remove_translator(qapp, translator)
 
 
 def test_the_trainer_saves_the_working_lab_as_a_proved_task(
@@ -344,13 +352,7 @@ def test_a_student_in_chinese_at_360_px(
     tmp_path: Path,
     qtbot: QtBot,
 ) -> None:
-    from gns3_copilot_desktop.app import install_translator, remove_translator
-
-    qapp = QApplication.instance()
-    assert isinstance(qapp, QApplication)
-    translator = install_translator(qapp, "zh_CN")
-    assert translator is not None
-    try:
+    with _in_chinese():
         app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 360)
         panel = app.panel.classroom_toggle.panel
         qtbot.waitUntil(lambda: panel.student.title_label.text() != "", timeout=WAIT_MS)
@@ -358,5 +360,3 @@ def test_a_student_in_chinese_at_360_px(
         assert "提示" in panel.status_label.text(), panel.status_label.text()
         _fits(panel)
         app.shot("classroom-student-zh-CN-360")
-    finally:
-        remove_translator(qapp, translator)
