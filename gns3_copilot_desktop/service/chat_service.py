@@ -15,7 +15,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,7 +211,7 @@ class ChatService:
         key: tuple[str, str],
         holder: str,
         context: RunContext,
-        chunks: AsyncIterator[ChatChunk],
+        chunks: AsyncGenerator[ChatChunk, None],
     ) -> AsyncIterator[bytes]:
         """The turn's chunks as Server-Sent Events, under the claim `claim` made. The turn runs
         in a task of its own, so an abort from another request (through any service process)
@@ -232,8 +232,9 @@ class ChatService:
             keeper = asyncio.create_task(keep_claim(task), name=f"claim-{session_id}")
             try:
                 with self._manager.hold(key[0]):
-                    async for chunk in chunks:
-                        queue.put_nowait(chunk)
+                    async with contextlib.aclosing(chunks) as turn:
+                        async for chunk in turn:
+                            queue.put_nowait(chunk)
             except asyncio.CancelledError:
                 stopped = ChatChunk(
                     type="error", error=STOPPED_TEXT, error_kind="cancelled", session_id=session_id

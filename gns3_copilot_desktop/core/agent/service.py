@@ -13,7 +13,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import cast
 
@@ -31,7 +31,11 @@ from gns3_copilot_desktop.core.agent.state import AgentState
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry, default_registry
 from gns3_copilot_desktop.core.agent.transcript import ConversationHistory
 from gns3_copilot_desktop.core.agent.turn import GraphInput, Turn
-from gns3_copilot_desktop.core.agent.turn_end import CANCELLED_TEXT, cancelled_tool_message
+from gns3_copilot_desktop.core.agent.turn_end import (
+    CANCELLED_TEXT,
+    cancelled_tool_message,
+    commit_finished_steps,
+)
 from gns3_copilot_desktop.core.errors import (
     CopilotError,
     SessionNotFoundError,
@@ -139,7 +143,7 @@ class AgentService(SessionsApi):
 
     async def stream_chat(
         self, message: str, session_id: str, *, context: RunContext
-    ) -> AsyncIterator[ChatChunk]:
+    ) -> AsyncGenerator[ChatChunk, None]:
         """Send a user message and stream the answer (ends with ``done``)."""
         async with self._lock(session_id):
             info = await self._session_or_none(session_id)
@@ -151,12 +155,13 @@ class AgentService(SessionsApi):
                 await self._claim(session_id)
                 return await self._new_message_input(turn, session_id, message, info, context)
 
-            async for chunk in self._tracked(turn, prepare):
-                yield chunk
+            async with contextlib.aclosing(self._tracked(turn, prepare)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
 
     async def resume(
         self, session_id: str, decisions: list[ApprovalDecision], *, context: RunContext
-    ) -> AsyncIterator[ChatChunk]:
+    ) -> AsyncGenerator[ChatChunk, None]:
         """Continue a turn paused for approval with the user's decisions."""
         async with self._lock(session_id):
             turn = Turn(self._graph, self._store, session_id, context)
@@ -183,8 +188,9 @@ class AgentService(SessionsApi):
                 await self._decisions.record(session_id, _decision_rows(decisions))
                 return Command(resume=[d.model_dump(mode="json") for d in decisions])
 
-            async for chunk in self._tracked(turn, prepare):
-                yield chunk
+            async with contextlib.aclosing(self._tracked(turn, prepare)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
 
     async def pending_approvals(self, session_id: str) -> list[ApprovalRequest]:
         """The tool calls a paused turn of this session waits on (none when its saved state
@@ -247,15 +253,19 @@ class AgentService(SessionsApi):
 
     async def _tracked(
         self, turn: Turn, prepare: Callable[[Turn], Awaitable[GraphInput]]
-    ) -> AsyncIterator[ChatChunk]:
+    ) -> AsyncGenerator[ChatChunk, None]:
         self._active.add(turn)
         sid = turn.sid
         keeper = asyncio.create_task(self._keep_claim(sid), name=f"keep-turn-{sid[:8]}")
         try:
-            async for chunk in turn.stream(prepare):
-                if chunk.type == "tool_end" and chunk.tool_call_id:
-                    await self._decisions.record(sid, [(chunk.tool_call_id, "result", None)])
-                yield chunk
+            # Closed here, not left to the garbage collector: a Stop that lands while a result
+            # is logged below would otherwise leave the turn's run going, unread, asking the
+            # model again and holding that request open.
+            async with contextlib.aclosing(turn.stream(prepare)) as chunks:
+                async for chunk in chunks:
+                    if chunk.type == "tool_end" and chunk.tool_call_id:
+                        await self._decisions.record(sid, [(chunk.tool_call_id, "result", None)])
+                    yield chunk
         finally:
             self._active.discard(turn)
             keeper.cancel()
@@ -315,7 +325,7 @@ class AgentService(SessionsApi):
         """
         if info is None:
             await self._store.get_session(session_id)  # raises SessionNotFoundError
-        snapshot = await self._graph.aget_state(turn.config)
+        snapshot = await commit_finished_steps(self._graph, turn.config)
         messages: list[AnyMessage] = list(snapshot.values.get("messages") or [])
         why = SUPERSEDED_TEXT if snapshot.interrupts else CANCELLED_TEXT
         repairs = [

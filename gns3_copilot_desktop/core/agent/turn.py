@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk, AnyMessage
@@ -96,7 +96,7 @@ class Turn(TurnEnding):
 
     async def stream(
         self, prepare: Callable[[Turn], Awaitable[GraphInput]]
-    ) -> AsyncIterator[ChatChunk]:
+    ) -> AsyncGenerator[ChatChunk, None]:
         """Run the turn; the stream ends with one ``done`` (after at most one ``error``)."""
         finished = False
         try:

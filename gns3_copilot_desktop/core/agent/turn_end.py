@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.types import StateSnapshot, StateUpdate
 
 from gns3_copilot_desktop.core.agent.context import RunContext
 from gns3_copilot_desktop.core.agent.history import dangling_tool_calls
@@ -26,6 +27,27 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CANCELLED_TEXT = "Cancelled by the user before it finished."
+
+
+async def commit_finished_steps(graph: Graph, config: RunnableConfig) -> StateSnapshot:
+    """Save as done what the graph's nodes finished in a step its run did not get to close.
+
+    A run stopped (or a process ended) after a node finished but before its step was saved
+    leaves the node's output as pending writes: the state read back shows it, yet a new
+    message starts from the saved step without it. A tool's result vanished that way and the
+    provider refused the next message (a call without its result). A step waiting on the user's
+    approval is left as it is: its resume reads those writes itself. Returns the state as saved
+    afterwards."""
+    snapshot = await graph.aget_state(config)
+    if any(t.interrupts for t in snapshot.tasks):
+        return snapshot
+    finished = [t for t in snapshot.tasks if t.result is not None and t.error is None]
+    if not finished:
+        return snapshot
+    await graph.abulk_update_state(
+        config, [[StateUpdate(dict(t.result or {}), t.name, t.id) for t in finished]]
+    )
+    return await graph.aget_state(config)
 
 
 @dataclass
@@ -93,7 +115,7 @@ class TurnEnding:
             log.warning("could not update the session after a turn: %s", exc.user_message)
 
     async def _repair_after_cancel(self) -> None:
-        snapshot = await self._graph.aget_state(self._config)
+        snapshot = await commit_finished_steps(self._graph, self._config)
         in_state = list(snapshot.values.get("messages") or [])
         fixes: list[AnyMessage] = []
         if self._partial:
