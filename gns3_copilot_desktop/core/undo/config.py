@@ -6,7 +6,9 @@ the whole "before" text back is not possible (IOS merges, never replaces; secret
 scrubbed), so the inverse is computed from the difference:
 
 - IOS-like: what the push added is negated (``no <line>``, or the line without its ``no``), a
-  section the push created is removed as a whole (``no interface Loopback1``), and what it removed
+  section the push created is removed as a whole (``no interface Loopback1``) unless it is a
+  physical interface's, which no device deletes (FRR: "% Only inactive interfaces can be
+  deleted"): there each line the push set inside it is negated instead. What the push removed
   is entered again under its section. Banners and lines with a scrubbed secret are never pushed
   back; they are named in `RestoreLines.left_out` so the user knows.
 - Junos ``set`` lines: added -> ``delete ...``, removed -> ``set ...`` again.
@@ -128,8 +130,26 @@ def _ios_items(text: str) -> tuple[list[_Item], list[str]]:
     return items, banners
 
 
+_PHYSICAL_INTERFACE = re.compile(
+    r"interface\s+(?!(?:loopback|lo\d|tunnel|tun\d|vlan|port-channel|bond|bridge|br\d|bvi|dialer"
+    r"|virtual|null|dummy|gre|vrf)\S*)[^\s.:]+(?:\s|$)",
+    re.IGNORECASE,
+)
+"""A section header of an interface the hardware has (``interface eth1``, ``interface
+GigabitEthernet0/0``), not one the configuration creates (loopbacks, tunnels, VLAN interfaces,
+subinterfaces such as ``eth1.10`` or ``Gi0/0.10``)."""
+
+
+_FREE_TEXT = ("description ",)
+"""Settings whose value is free text: negated by their keyword alone (FRR refuses ``no
+description to-R2`` with "% Unknown command"; IOS takes ``no description`` as well)."""
+
+
 def _negate(line: str) -> str:
-    return line[3:].lstrip() if line.startswith("no ") else f"no {line}"
+    if line.startswith("no "):
+        return line[3:].lstrip()
+    keyword = next((k for k in _FREE_TEXT if line.startswith(k)), None)
+    return f"no {keyword.strip()}" if keyword else f"no {line}"
 
 
 def _ios_restore(before: str, after: str) -> RestoreLines:
@@ -138,7 +158,11 @@ def _ios_restore(before: str, after: str) -> RestoreLines:
     old_set, new_set = set(old), set(new)
     added = [item for item in new if item not in old_set]
     removed = [item for item in old if item not in new_set]
-    added_sections = {(*parents, line) for parents, line in added}
+    # a physical interface's section stays: what was set in it is negated line by line
+    added_sections = {
+        (*parents, line) for parents, line in added if not _PHYSICAL_INTERFACE.match(line)
+    }
+    kept_headers = {(*parents, line) for parents, line in added} - added_sections
     left_out: list[str] = []
     if old_banners != new_banners:
         left_out.append("a banner (banners are never pushed back)")
@@ -146,6 +170,8 @@ def _ios_restore(before: str, after: str) -> RestoreLines:
     for parents, line in added:
         if any(parents[: i + 1] in added_sections for i in range(len(parents))):
             continue  # inside a section the push created: removing the section removes it
+        if (*parents, line) in kept_headers:
+            continue  # its lines are negated under it
         groups.setdefault(parents, []).append(_negate(line))
     for parents, line in removed:
         if SCRUBBED in line:

@@ -105,7 +105,7 @@ async def test_an_ios_push_is_restored_to_the_exact_running_configuration(
         "hostname R1",
         "interface Ethernet0/1",
         "no ip address 10.0.0.1 255.255.255.0",
-        "no description uplink",
+        "no description",
         "no ip address",
         "shutdown",
     ]
