@@ -44,6 +44,8 @@ GRACE_S = 60.0
 STALE_GRADING_S = 300.0
 """A grading cut off (a replica killed while checking) may be taken again after this."""
 ROLE_TTL_S = 30.0
+HINT_TRIES = 5
+"""How often a hint request reads the count again after another request took that hint."""
 
 
 @dataclass(frozen=True)
@@ -249,12 +251,15 @@ class Classroom:
         exam = await self.student_exam(caller, exam_id, task_id)
         if exam.assist == "off":
             raise HttpError(403, "Hints are off in this exam.")
-        attempt = await self.running_attempt(caller, exam_id, task_id)
         hints = (await self.task(task_id)).hints
-        if attempt.hints_used >= len(hints):
-            raise HttpError(409, "There are no more hints for this task.")
-        await self.store.hint_used(attempt_key(attempt))
-        return hints[attempt.hints_used], len(hints) - attempt.hints_used - 1
+        for _ in range(HINT_TRIES):
+            attempt = await self.running_attempt(caller, exam_id, task_id)
+            used = attempt.hints_used
+            if used >= len(hints):
+                raise HttpError(409, "There are no more hints for this task.")
+            if await self.store.take_hint(attempt_key(attempt), used):
+                return hints[used], len(hints) - used - 1
+        raise HttpError(409, "Hints were asked for faster than they could be given: ask again.")
 
     async def running_attempt(self, caller: Caller, exam_id: str, task_id: str) -> Attempt:
         attempt = await self.store.attempt((exam_id, task_id, caller.user_id))

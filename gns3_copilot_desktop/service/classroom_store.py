@@ -41,8 +41,11 @@ CREATE TABLE IF NOT EXISTS classroom_attempts (
     submitted_at DOUBLE PRECISION, hints_used INTEGER NOT NULL, checks TEXT,
     score INTEGER, total INTEGER NOT NULL, late INTEGER NOT NULL, note TEXT NOT NULL,
     PRIMARY KEY (exam_id, task_id, user_id)
-)
+);
+CREATE INDEX IF NOT EXISTS classroom_attempts_by_project ON classroom_attempts (user_id, project_id)
 """
+"""Every chat turn asks whether its user takes an exam in its project (`running_in`): an index,
+not a scan of a semester of attempts."""
 
 RUNNING, GRADING, SUBMITTED, INJECTING = "running", "grading", "submitted", "injecting"
 
@@ -303,11 +306,18 @@ class ClassroomStore:
             (SUBMITTED, json.dumps(checks), score, int(late), note, *key, GRADING),
         )
 
-    async def hint_used(self, key: tuple[str, str, str]) -> None:
-        await self._db.run(
-            "UPDATE classroom_attempts SET hints_used = hints_used + 1"
-            " WHERE exam_id = ? AND task_id = ? AND user_id = ? AND status = ?",
-            (*key, RUNNING),
+    async def take_hint(self, key: tuple[str, str, str], seen: int) -> bool:
+        """Count hint number ``seen`` (0-based) as used, only if the attempt still runs and had
+        used ``seen`` hints: of two requests that read the same count, one takes that hint and
+        the other reads again (neither is charged for a hint it was not given)."""
+        return (
+            await self._db.run(
+                "UPDATE classroom_attempts SET hints_used = hints_used + 1"
+                " WHERE exam_id = ? AND task_id = ? AND user_id = ? AND status = ?"
+                " AND hints_used = ?",
+                (*key, RUNNING, seen),
+            )
+            == 1
         )
 
     async def attempt(self, key: tuple[str, str, str]) -> Attempt | None:

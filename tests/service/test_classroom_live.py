@@ -282,6 +282,14 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
         assert started.status_code == 200, started.text
     hint = klass.call(klass.alice, "POST", f"/v3/classroom/exams/{eid}/tasks/{tid}/hint").json()
     assert hint == {"hint": "Compare the addresses of PC1 and PC2.", "left": 1}
+    # Bob asks three times at once: each of the two hints is given once, the third request is
+    # told there are none left, and he is charged for the two he got
+    url = f"/v3/classroom/exams/{eid}/tasks/{tid}/hint"
+    with ThreadPoolExecutor(3) as pool:
+        asked = list(pool.map(lambda _: klass.call(klass.bob, "POST", url), range(3)))
+    assert sorted(r.status_code for r in asked) == [200, 200, 409], [r.text for r in asked]
+    given = sorted(r.json()["left"] for r in asked if r.status_code == 200)
+    assert given == [0, 1]
 
     klass.restart()  # the service goes down mid-exam and comes back on the same records
 
@@ -303,6 +311,7 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
     rows = {r["student"]: r for r in results["rows"]}
     assert rows[klass.alice.name]["score"] == 100 and rows[klass.alice.name]["hints_used"] == 1
     assert rows[klass.bob.name]["status"] == "submitted" and rows[klass.bob.name]["score"] == 0
+    assert rows[klass.bob.name]["hints_used"] == 2
     assert len(rows) == 2
     # the exam is over: nobody starts it again
     late = klass.start(klass.bob, eid, tid)

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 import pytest_asyncio
 
@@ -71,6 +72,11 @@ async def test_one_submission_wins_and_a_failed_start_is_forgotten(store: Classr
     assert await store.begin(attempt)
     await store.started(key, time.time(), time.time() + 60)
     assert [a.status for a in await store.running_in("u1", "p-u1")] == [RUNNING]
+    # two hint requests that read the same count: one takes that hint, none is charged twice
+    taken = await asyncio.gather(*(store.take_hint(key, 0) for _ in range(6)))
+    assert sorted(taken) == [False] * 5 + [True]
+    assert await store.take_hint(key, 1) and not await store.take_hint(key, 1)
+    assert (await store.attempt(key)).hints_used == 2  # type: ignore[union-attr]
 
     taken = await asyncio.gather(*(store.take_for_grading(key, 0.0) for _ in range(8)))
     assert sorted(taken) == [False] * 7 + [True]
@@ -85,8 +91,8 @@ async def test_one_submission_wins_and_a_failed_start_is_forgotten(store: Classr
     assert done is not None and done.status == SUBMITTED and done.score == 100
     assert done.checks == checks and not done.late
     assert await store.running_in("u1", "p-u1") == []
-    await store.hint_used(key)
-    assert (await store.attempt(key)).hints_used == 0  # type: ignore[union-attr]
+    assert not await store.take_hint(key, 2)  # submitted: no more hints
+    assert (await store.attempt(key)).hints_used == 2  # type: ignore[union-attr]
 
 
 async def test_results_list_every_student_and_the_csv_keeps_formulas_as_text(
@@ -110,3 +116,18 @@ async def test_results_list_every_student_and_the_csv_keeps_formulas_as_text(
     assert table[1]["started_at"] == "2023-11-14T22:13:20Z"
     assert table[1]["messages"].startswith("'@SUM(A1): fail (-1+1)")
     assert table[1]["checks_total"] == "2" and table[1]["points"] == "100"
+
+
+async def test_the_per_turn_exam_question_reads_an_index(tmp_path: Path) -> None:
+    """Every chat turn asks whether its user takes an exam in its project: SQLite answers it
+    from an index, not a scan of every attempt."""
+    opened = await ClassroomStore.open("sqlite", tmp_path)
+    await opened.close()
+    async with aiosqlite.connect(tmp_path / "classroom.db") as conn:
+        cursor = await conn.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM classroom_attempts WHERE user_id = ?"
+            " AND project_id = ? AND status IN (?, ?)",
+            ("u1", "p1", RUNNING, INJECTING),
+        )
+        plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
+    assert "USING INDEX classroom_attempts_by_project" in plan, plan
