@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from gns3_copilot_desktop.core.devices import (
@@ -33,6 +33,7 @@ from gns3_copilot_desktop.core.devices import (
 )
 from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
 from gns3_copilot_desktop.core.devices.console import DeviceConsole
+from gns3_copilot_desktop.core.devices.console_data import DeviceCredentials
 from gns3_copilot_desktop.core.devices.ping import ping_answered
 from gns3_copilot_desktop.core.devices.prompts import DeviceKind
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -154,9 +155,11 @@ async def apply_diff(
     server_url: str = "",
     progress: Progress = _noop,
     console_options: ConsoleOptions | None = None,
+    logins: Callable[[Node], Awaitable[DeviceCredentials | None]] | None = None,
 ) -> ApplyReport:
     """Apply `diff` step by step; stop at the first failure. The report's `undo_steps` undo
-    exactly what was done, whether the run ended or stopped."""
+    exactly what was done, whether the run ended or stopped. ``logins`` gives a device's
+    console login (a router's serial console asks for one before its configuration)."""
     steps = _steps(diff)
     report = ApplyReport(not_done=[text for _, text in steps])
     index = 0
@@ -206,7 +209,9 @@ async def apply_diff(
         advance("start", "start the nodes")
         for name in preset:
             advance("config", f"configure {name}")
-        await _configure(client, pid, diff, url, console_options, report, advance, skip=preset)
+        await _configure(
+            client, pid, diff, url, console_options, report, advance, skip=preset, logins=logins
+        )
     except CopilotError as exc:
         report.failed = f"{report.not_done[0]}: {exc.user_message}"
     return report
@@ -315,6 +320,7 @@ async def _configure(
     advance: Callable[[str, str], None],
     *,
     skip: Sequence[str] = (),
+    logins: Callable[[Node], Awaitable[DeviceCredentials | None]] | None = None,
 ) -> None:
     """Push each device's lines (but those of `skip`, configured by their startup script); a kept
     device's configuration is read before and after, so that Undo can put it back (a new device
@@ -328,6 +334,7 @@ async def _configure(
         DeviceJob(
             target_for_node(nodes[name], server_url),
             config_lines=lines,
+            credentials=await logins(nodes[name]) if logins is not None else None,
             snapshot_config=name in kept,
         )
         for name, lines in configs.items()

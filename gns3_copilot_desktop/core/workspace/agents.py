@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gns3_copilot_desktop.core.errors import (
@@ -28,7 +28,12 @@ if TYPE_CHECKING:
     from gns3_copilot_desktop.core.agent.manager import ProjectAgentManager
     from gns3_copilot_desktop.core.agent.service import AgentService
     from gns3_copilot_desktop.core.agent.tools import ToolRegistry
+    from gns3_copilot_desktop.core.agent.tools.device_tools import (
+        ConfigureDevicesTool,
+        DirectConsoleContext,
+    )
     from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
+    from gns3_copilot_desktop.core.devices.console_data import DeviceCredentials
     from gns3_copilot_desktop.core.sessions.migration import MigrationNotice
     from gns3_copilot_desktop.core.sessions.store import StoreNotice
     from gns3_copilot_desktop.core.undo.apply import ConfigPusher
@@ -117,6 +122,37 @@ class WorkspaceAgents(WorkspaceFollowing):
     def config_pusher(self, project_id: str) -> ConfigPusher | None:
         """Pushes lines to a node of the project outside a run (a restore the user approved),
         with the agent's console rules and logins; None when not logged in."""
+        found = self._console_tool(project_id)
+        if found is None:
+            return None
+        tool, where = found
+
+        async def push(node: Node, lines: Sequence[str]) -> DeviceOutcome:
+            return await tool.push_lines(where, node, lines)
+
+        return push
+
+    def console_logins_for(
+        self, project_id: str
+    ) -> Callable[[Node], Awaitable[DeviceCredentials | None]] | None:
+        """Each node's console login in the project, as the agent's device tools find it (the
+        node's own saved login, else the settings' login for its name or template); None when
+        not logged in. Practice reads and changes a router's shell with it."""
+        found = self._console_tool(project_id)
+        if found is None:
+            return None
+        tool, where = found
+
+        async def login(node: Node) -> DeviceCredentials | None:
+            return await tool.access.credentials_for(where, node)
+
+        return login
+
+    def _console_tool(
+        self, project_id: str
+    ) -> tuple[ConfigureDevicesTool, DirectConsoleContext] | None:
+        """The configuration tool and the project's consoles outside a run (None when not
+        logged in)."""
         from gns3_copilot_desktop.core.agent.tools.device_tools import (
             ConfigureDevicesTool,
             DirectConsoleContext,
@@ -126,12 +162,7 @@ class WorkspaceAgents(WorkspaceFollowing):
         tool = self.tools().get("configure_devices")
         if client is None or not isinstance(tool, ConfigureDevicesTool):
             return None
-        where = DirectConsoleContext(client, project_id, self.server_url)
-
-        async def push(node: Node, lines: Sequence[str]) -> DeviceOutcome:
-            return await tool.push_lines(where, node, lines)
-
-        return push
+        return tool, DirectConsoleContext(client, project_id, self.server_url)
 
     async def _project_path(self, project_id: str) -> str | None:
         """The project's folder on the server, or None when the server cannot say.

@@ -84,6 +84,52 @@ class DeviceAccess:
     target_for: Callable[[Node, str], ConsoleTarget] = target_for_node
     """Where a node's console is, given the node and the server URL (`target_for_node`)."""
 
+    async def credentials_for(
+        self, ctx: ConsoleContext, node: Node, name: str | None = None
+    ) -> DeviceCredentials | None:
+        """The console login for ``node``: its own saved login, else the saved login named
+        ``name``, else the settings' login that applies to its name or its template."""
+        store = self.secret_store
+        if store is None:
+            return None
+        saved = await store.get_node_credential(
+            ctx.server_url or ctx.client.base_url, ctx.project_id, node.node_id
+        )
+        if saved is None and name:
+            saved = await store.get_named_credential(name)
+            if saved is None:
+                raise CopilotError(f"No console login is saved under the name '{name}'.")
+        if saved is None:
+            saved = await self._saved_login(ctx, node, store)
+        if saved is None:
+            return None
+        return DeviceCredentials(saved.username, saved.password, saved.enable_secret or None)
+
+    async def _saved_login(
+        self, ctx: ConsoleContext, node: Node, store: SecretStore
+    ) -> DeviceCredential | None:
+        """The settings' console login for this node: by its name, else by its template."""
+        logins = list(self.console_logins())
+        if not logins:
+            return None
+        template_name = None
+        if any(login.applies_to.lower().startswith("template:") for login in logins):
+            template_id = node.template_id
+            if template_id:
+                templates = await ctx.client.list_templates()
+                template_name = next(
+                    (t.name for t in templates if t.template_id == template_id), None
+                )
+        by_name = [g for g in logins if g.matches(node.name, None)]
+        by_template = [
+            g for g in logins if g not in by_name and g.matches(node.name, template_name)
+        ]
+        for login in [*by_name, *by_template]:
+            saved = await store.get_named_credential(login.id)
+            if saved is not None:
+                return saved
+        return None
+
 
 class ConsoleContext(Protocol):
     """What talking to the project's consoles needs of a run (a `RunContext` has it)."""
@@ -304,46 +350,7 @@ class _DeviceTool:
     async def _credentials(
         self, ctx: ConsoleContext, node: Node, name: str | None
     ) -> DeviceCredentials | None:
-        store = self.access.secret_store
-        if store is None:
-            return None
-        saved = await store.get_node_credential(
-            ctx.server_url or ctx.client.base_url, ctx.project_id, node.node_id
-        )
-        if saved is None and name:
-            saved = await store.get_named_credential(name)
-            if saved is None:
-                raise CopilotError(f"No console login is saved under the name '{name}'.")
-        if saved is None:
-            saved = await self._saved_login(ctx, node, store)
-        if saved is None:
-            return None
-        return DeviceCredentials(saved.username, saved.password, saved.enable_secret or None)
-
-    async def _saved_login(
-        self, ctx: ConsoleContext, node: Node, store: SecretStore
-    ) -> DeviceCredential | None:
-        """The settings' console login for this node: by its name, else by its template."""
-        logins = list(self.access.console_logins())
-        if not logins:
-            return None
-        template_name = None
-        if any(login.applies_to.lower().startswith("template:") for login in logins):
-            template_id = node.template_id
-            if template_id:
-                templates = await ctx.client.list_templates()
-                template_name = next(
-                    (t.name for t in templates if t.template_id == template_id), None
-                )
-        by_name = [g for g in logins if g.matches(node.name, None)]
-        by_template = [
-            g for g in logins if g not in by_name and g.matches(node.name, template_name)
-        ]
-        for login in [*by_name, *by_template]:
-            saved = await store.get_named_credential(login.id)
-            if saved is not None:
-                return saved
-        return None
+        return await self.access.credentials_for(ctx, node, name)
 
 
 class RunDeviceCommandsTool(_DeviceTool, AgentTool[RunDeviceCommandsArgs]):

@@ -24,7 +24,7 @@ def network_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
         *inspect_tools(),
         *node_change_tools(),
         *link_change_tools(),
-        *plan_tools(),
+        *plan_tools(access),
         *power_tools(),
         *project_change_tools(),
         *capture_tools(),

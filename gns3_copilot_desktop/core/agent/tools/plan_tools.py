@@ -26,7 +26,10 @@ from gns3_copilot_desktop.core.agent.tools.base import (
     ToolResult,
 )
 from gns3_copilot_desktop.core.agent.tools.common import error_result, project_topology
+from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
+from gns3_copilot_desktop.core.devices.console_data import DeviceCredentials
 from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.lab_plan.apply import apply_diff, verify_plan
 from gns3_copilot_desktop.core.lab_plan.diff import LabDiff, diff_plan
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
@@ -58,6 +61,10 @@ class PlanLabTool(AgentTool[LabSpec]):
         "it is applied (undoable, running nodes keep running), then verified by pings."
     )
     args_schema = LabSpec
+
+    def __init__(self, access: DeviceAccess | None = None) -> None:
+        self.access = access or DeviceAccess()
+
     risk = "change"
 
     def summary(self, args: LabSpec) -> str:
@@ -93,8 +100,16 @@ class PlanLabTool(AgentTool[LabSpec]):
         def told(step: str, done: int, total: int, text: str) -> None:
             progress.report(f"[{done}/{total}] {text}")
 
+        async def login(node: Node) -> DeviceCredentials | None:
+            return await self.access.credentials_for(ctx, node)
+
         report = await apply_diff(
-            ctx.client, ctx.project_id, diff, server_url=ctx.server_url, progress=told
+            ctx.client,
+            ctx.project_id,
+            diff,
+            server_url=ctx.server_url,
+            progress=told,
+            logins=login,
         )
         structured: dict[str, Any] = with_undo(
             {
@@ -127,6 +142,6 @@ class PlanLabTool(AgentTool[LabSpec]):
         )
 
 
-def plan_tools() -> list[AgentTool[Any]]:
-    """The lab plan tool."""
-    return [PlanLabTool()]
+def plan_tools(access: DeviceAccess | None = None) -> list[AgentTool[Any]]:
+    """The lab plan tool (pushing configuration with the consoles' saved logins)."""
+    return [PlanLabTool(access)]
