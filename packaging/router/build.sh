@@ -15,7 +15,7 @@ set -euo pipefail
 OUT=${1:?usage: build.sh OUTDIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SOURCES=${ROUTER_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
-PACKAGES=(frr iproute2 iptables nftables tcpdump iputils-ping traceroute linux-image-amd64)
+PACKAGES=(frr iproute2 procps iptables nftables tcpdump iputils-ping traceroute linux-image-amd64)
 
 if [ -f "$OUT/.complete" ]; then
     echo "$OUT"
