@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable, Sequence
 
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
+    DeviceCredentials,
     DeviceJob,
     DeviceOutcome,
     run_on_devices,
@@ -34,6 +36,9 @@ from gns3_copilot_desktop.core.practice.store import (
 
 log = logging.getLogger(__name__)
 
+Logins = Callable[[Node], Awaitable[DeviceCredentials | None]]
+"""The console login of a node (the user's saved console logins), None when it has none."""
+
 
 class _EngineBase:
     """The engine's state (the client, the project, the store, the catalog) and its plain reach
@@ -49,6 +54,7 @@ class _EngineBase:
         catalog: Catalog | None = None,
         console_options: ConsoleOptions | None = None,
         rng: random.Random | None = None,
+        logins: Logins | None = None,
     ) -> None:
         self._client = client
         self._project_id = project_id
@@ -57,16 +63,30 @@ class _EngineBase:
         self._catalog = catalog or load_catalog()
         self._options = console_options or ConsoleOptions(command_timeout=20.0)
         self._rng = rng or random.Random()
+        self._logins = logins
         self.recheck_delay_s = RECHECK_DELAY_S
         """How long a passing lab is left before its second check."""
 
     async def _run(self, jobs: list[DeviceJob]) -> list[DeviceOutcome]:
         return await run_on_devices(jobs, self._options) if jobs else []
 
-    async def _output(self, node: Node, command: str) -> str:
-        [outcome] = await self._run(
-            [DeviceJob(target_for_node(node, self._server_url), (command,))]
+    async def _login(self, node: Node) -> DeviceCredentials | None:
+        return await self._logins(node) if self._logins is not None else None
+
+    async def _job(
+        self, node: Node, commands: Sequence[str] = (), config_lines: Sequence[str] = ()
+    ) -> DeviceJob:
+        """A console job on ``node``, logged in with its saved console login when it has one
+        (a router's serial console asks for one)."""
+        return DeviceJob(
+            target_for_node(node, self._server_url),
+            tuple(commands),
+            tuple(config_lines),
+            await self._login(node),
         )
+
+    async def _output(self, node: Node, command: str) -> str:
+        [outcome] = await self._run([await self._job(node, (command,))])
         return "\n".join(r.output for r in outcome.results)
 
     async def _node_named(self, name: str) -> Node:

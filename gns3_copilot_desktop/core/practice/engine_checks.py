@@ -8,10 +8,6 @@ import asyncio
 import logging
 import re
 
-from gns3_copilot_desktop.core.devices import (
-    DeviceJob,
-    target_for_node,
-)
 from gns3_copilot_desktop.core.errors import Gns3NotFoundError
 from gns3_copilot_desktop.core.gns3.models import Link
 from gns3_copilot_desktop.core.practice.catalog import (
@@ -127,9 +123,7 @@ class _Checking(_LabReading):
             command = _ping_command(node, to, check.count)
         else:
             command = _fill(check.command or "", params)
-        [outcome] = await self._run(
-            [DeviceJob(target_for_node(node, self._server_url), (command,))]
-        )
+        [outcome] = await self._run([await self._job(node, (command,))])
         if not outcome.ok:
             return "cannot_check", f"{name} does not answer on its console"
         output = "\n".join(r.output for r in outcome.results)

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import logging
 
-from gns3_copilot_desktop.core.devices import (
-    DeviceJob,
-    target_for_node,
-)
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.practice.catalog import (
@@ -134,11 +130,7 @@ class _Injecting(_Checking):
         commands = tuple(_fill(c, fault.params) for c in steps.console)
         if node.node_type == "vpcs":
             commands += ("save",)
-        job = DeviceJob(
-            target_for_node(node, self._server_url),
-            commands=commands,
-            config_lines=tuple(_fill(c, fault.params) for c in steps.config),
-        )
+        job = await self._job(node, commands, [_fill(c, fault.params) for c in steps.config])
         unplugged = await self._unplug(node) if steps.offline else []
         try:
             [outcome] = await self._run([job])

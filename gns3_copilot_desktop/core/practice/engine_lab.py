@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from gns3_copilot_desktop.core.devices import (
     DeviceJob,
     save_running_vpcs,
-    target_for_node,
 )
 from gns3_copilot_desktop.core.gns3.models import Link
 from gns3_copilot_desktop.core.practice.catalog import (
@@ -25,9 +24,11 @@ from gns3_copilot_desktop.core.practice.lab_facts import (
     _bound,
     _Candidate,
     _LabNode,
+    _linux_binding,
     _node_binding,
     vpcs_address,
 )
+from gns3_copilot_desktop.core.practice.linux_facts import LINUX_READS, linux_facts
 from gns3_copilot_desktop.core.practice.store import (
     PracticeError,
 )
@@ -47,10 +48,11 @@ class _LabReading(_EngineBase):
                 if platform == "link":
                     found += [c for c in await self._link_bindings(fault, nodes, links) if c]
                 else:
+                    bind = _linux_binding if platform == "linux" else _node_binding
                     found += [
                         c
                         for n in nodes.values()
-                        if n.platform == platform and (c := _node_binding(fault, n, nodes))
+                        if n.platform == platform and (c := bind(fault, n, nodes))
                     ]
         return found
 
@@ -60,11 +62,35 @@ class _LabReading(_EngineBase):
             for n in await self._client.list_nodes(self._project_id)
         }
         vpcs = [n for n in nodes.values() if n.platform == "vpcs" and n.node.status == "started"]
-        jobs = [DeviceJob(target_for_node(n.node, self._server_url), ("show ip",)) for n in vpcs]
-        for lab_node, outcome in zip(vpcs, await self._run(jobs), strict=True):
+        jobs = [await self._job(n.node, ("show ip",)) for n in vpcs]
+        shells: list[_LabNode] = []
+        for lab_node in nodes.values():
+            job = await self._shell_job(lab_node)
+            if job is not None:
+                shells.append(lab_node)
+                jobs.append(job)
+        outcomes = await self._run(jobs)
+        for lab_node, outcome in zip(vpcs, outcomes, strict=False):
             if outcome.ok and outcome.results:
                 lab_node.address, lab_node.gateway = vpcs_address(outcome.results[0].output)
+        for lab_node, outcome in zip(shells, outcomes[len(vpcs) :], strict=True):
+            if outcome.ok:
+                lab_node.linux = linux_facts([r.output for r in outcome.results])
+                lab_node.platform = "linux" if lab_node.linux is not None else None
         return nodes
+
+    async def _shell_job(self, lab_node: _LabNode) -> DeviceJob | None:
+        """The job that reads a node whose console may be a Linux shell (`LINUX_READS`): a
+        running Docker node, or a QEMU node the user saved a console login for (a router's
+        serial console; any other QEMU appliance is not typed at)."""
+        node = lab_node.node
+        if node.status != "started" or node.console_type != "telnet":
+            return None
+        if node.node_type == "docker":
+            return await self._job(node, LINUX_READS)
+        if node.node_type == "qemu" and await self._login(node) is not None:
+            return await self._job(node, LINUX_READS)
+        return None
 
     async def _link_bindings(
         self, fault: Fault, nodes: dict[str, _LabNode], links: list[Link]

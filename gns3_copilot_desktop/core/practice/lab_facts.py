@@ -26,6 +26,11 @@ from gns3_copilot_desktop.core.practice.catalog import (
     Steps,
     placeholders,
 )
+from gns3_copilot_desktop.core.practice.linux_facts import (
+    LinuxFacts,
+    interface_order,
+    linux_params,
+)
 from gns3_copilot_desktop.core.practice.package import ExercisePackage
 from gns3_copilot_desktop.core.practice.store import (
     ExerciseRecord,
@@ -49,7 +54,7 @@ STATIC_ADDRESS = re.compile(
 PLATFORM_OF_NODE_TYPE = {"vpcs": "vpcs", "dynamips": "ios", "iou": "ios", "docker": "linux"}
 
 
-BOUND_PLATFORMS = frozenset({"vpcs", "link"})
+BOUND_PLATFORMS = frozenset({"vpcs", "link", "linux"})
 """The platforms whose parameters the engine can read from a lab today; faults of the others
 stay in the catalog and are not picked."""
 
@@ -79,6 +84,14 @@ class _LabNode:
     platform: str | None
     address: ipaddress.IPv4Interface | None = None
     gateway: str = ""
+    linux: LinuxFacts | None = None
+    """What a Linux node's shell showed (`linux_facts`)."""
+
+    def addresses(self) -> list[ipaddress.IPv4Interface]:
+        """The node's IPv4 addresses: a host's one, a Linux node's per interface."""
+        if self.linux is not None:
+            return list(self.linux.interfaces.values())
+        return [self.address] if self.address is not None else []
 
 
 @dataclass
@@ -176,6 +189,20 @@ def _node_binding(fault: Fault, lab: _LabNode, nodes: dict[str, _LabNode]) -> _C
     return _Candidate(
         fault, "vpcs", f"node:{lab.node.name}", [lab.node.name], params, node=lab.node.name
     )
+
+
+def _linux_binding(fault: Fault, lab: _LabNode, nodes: dict[str, _LabNode]) -> _Candidate | None:
+    """The fault's parameters on a Linux node, through the first of its interfaces (those OSPF
+    runs on first) where every placeholder has a value; None when none fits."""
+    facts, name = lab.linux, lab.node.name
+    if lab.node.status != "started" or facts is None:
+        return None
+    others = {n.node.name: n.addresses() for n in nodes.values() if n is not lab}
+    for interface in interface_order(facts):
+        params = {k: v for k, v in linux_params(name, facts, interface, others).items() if v}
+        if _bound(fault, "linux", params):
+            return _Candidate(fault, "linux", f"node:{name}", [name], params, node=name)
+    return None
 
 
 def _across(host: _LabNode, middle: _LabNode, nodes: dict[str, _LabNode]) -> _LabNode | None:

@@ -220,6 +220,7 @@ class ServiceBackend:
             store,
             server_url=self.workspace.server_url,
             catalog=load_catalog().localized(catalog_language()),
+            logins=self.workspace.console_logins_for(project_id),
         )
         self._engines[project_id] = (client, engine)
         return engine

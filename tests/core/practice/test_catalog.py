@@ -34,10 +34,11 @@ def test_the_shipped_catalog_is_complete() -> None:
         assert fault.checks, fault.id
     # marked only for the faults the live round trips on the real labs go through
     from tests.core.practice.test_practice_router_live import ROUND_TRIP as ACROSS_A_ROUTER
+    from tests.core.practice.test_practice_router_live import SHELL_ROUND_TRIP as ON_A_SHELL
     from tests.core.practice.test_practice_switched_live import ROUND_TRIP
 
     tested = {f.id for f in catalog.faults if f.tested_end_to_end}
-    assert tested == {*ROUND_TRIP, *ACROSS_A_ROUTER}
+    assert tested == {*ROUND_TRIP, *ACROSS_A_ROUTER, *ON_A_SHELL}
 
 
 def test_the_catalog_is_a_bundled_resource() -> None:
