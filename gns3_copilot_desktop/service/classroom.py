@@ -21,7 +21,12 @@ import uuid
 from dataclasses import dataclass
 
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions
-from gns3_copilot_desktop.core.errors import CopilotError, Gns3PermissionError
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    Gns3AuthError,
+    Gns3NotFoundError,
+    Gns3PermissionError,
+)
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.practice.task import Task, TaskFileError, parse_task
 from gns3_copilot_desktop.core.practice.task_checks import CheckResult, TaskRunner, score
@@ -277,20 +282,36 @@ class Classroom:
         attempt = await self.running_attempt(caller, exam_id, task_id)
         return await self.grade(self.client_for(caller), attempt, note="")
 
-    async def collect(self, caller: Caller, exam_id: str) -> int:
+    async def collect(self, caller: Caller, exam_id: str) -> tuple[int, list[str]]:
         """Grade, with the trainer's login, every attempt whose time is over and that was not
-        submitted (a student who closed the dock); returns how many were graded."""
+        submitted (a student who closed the dock); how many were graded, and the students whose
+        lab that login cannot read (left as they are: a result is final, so a lab the trainer
+        cannot see is never graded as zero)."""
         await self.require_trainer(caller)
         await self.exam_for(caller, exam_id)
         now = time.time()
-        graded = 0
+        graded, unreadable = 0, []
         for attempt in await self.store.attempts(exam_id):
             over = attempt.status == RUNNING and now > attempt.deadline
             cut = attempt.status == GRADING and (attempt.submitted_at or 0) < now - STALE_GRADING_S
-            if over or cut:
-                await self.grade(self.client_for(caller), attempt, note="collected at end of time")
-                graded += 1
-        return graded
+            if not (over or cut):
+                continue
+            if not await self.can_read(caller, attempt.project_id):
+                unreadable.append(attempt.username)
+                continue
+            await self.grade(self.client_for(caller), attempt, note="collected at end of time")
+            graded += 1
+        return graded, unreadable
+
+    async def can_read(self, caller: Caller, project_id: str) -> bool:
+        """Whether GNS3 lets the caller read the project (a trainer of a group GNS3 gave no
+        right on the students' projects cannot)."""
+        async with self.client_for(caller) as client:
+            try:
+                await client.get_project(project_id)
+            except (Gns3AuthError, Gns3PermissionError, Gns3NotFoundError):
+                return False
+        return True
 
     async def grade(self, client: Gns3Client, attempt: Attempt, *, note: str) -> Attempt:
         key = attempt_key(attempt)

@@ -14,7 +14,9 @@
     POST /v3/classroom/exams/{exam}/tasks/{task}/check    student (practice: any time)
     POST /v3/classroom/exams/{exam}/tasks/{task}/give-up  student (practice: restore, answer)
     GET  /v3/classroom/exams/{exam}/results     trainer: ?format=json|csv
-    POST /v3/classroom/exams/{exam}/collect     trainer: grade attempts whose time is over
+    POST /v3/classroom/exams/{exam}/collect     trainer: grade attempts whose time is over (the
+                                                students whose lab GNS3 lets the trainer's login
+                                                read; the others are named in "unreadable")
     POST /v3/classroom/exams/{exam}/release     trainer: students may now see the answers
     GET  /classroom                             the class page (HTML; its script asks the API)
 
@@ -254,8 +256,8 @@ async def results(request: Request) -> Response:
 
 async def collect(request: Request) -> Response:
     caller = await _caller(request)
-    graded = await _classroom(request).collect(caller, _path_id(request, "exam_id"))
-    return JSONResponse({"graded": graded})
+    graded, unreadable = await _classroom(request).collect(caller, _path_id(request, "exam_id"))
+    return JSONResponse({"graded": graded, "unreadable": unreadable})
 
 
 async def release(request: Request) -> Response:

@@ -303,7 +303,7 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
     asked_at = time.time()
     early = klass.call(klass.trainer, "POST", f"/v3/classroom/exams/{eid}/collect").json()
     if asked_at < ends:  # Bob's time is not over yet: nothing is collected
-        assert early == {"graded": 0}
+        assert early == {"graded": 0, "unreadable": []}
     time.sleep(max(0.0, ends - time.time()) + 0.5)  # the exam's own clock, read from the service
     collected = klass.call(klass.trainer, "POST", f"/v3/classroom/exams/{eid}/collect").json()
     assert early["graded"] + collected["graded"] == 1
@@ -489,8 +489,27 @@ def test_a_member_of_the_trainer_group_is_a_trainer_and_nobody_else(klass: Class
     }
     assert klass.call(klass.alice, "GET", "/v3/classroom/me").json()["trainer"] is False
     task = upload_task(klass.serve, teacher)
-    exam = open_exam(klass.serve, teacher, task["task_id"], klass.group)
+    tid = task["task_id"]
+    # an exam that ends 30 s from now: Alice starts it and leaves it running
+    exam = open_exam(
+        klass.serve, teacher, tid, klass.group, duration_min=1, starts_at=time.time() - 30
+    )
     assert exam["students"] == 2 and exam["tasks"][0]["answers"], "the teacher sees the key"
+    eid = exam["exam_id"]
+    started = klass.start(klass.alice, eid, tid)
+    assert started.status_code == 200, started.text
+    ends = klass.call(klass.alice, "GET", f"/v3/classroom/exams/{eid}").json()["attempts"][0]
+    time.sleep(max(0.0, ends["deadline"] - time.time()) + 0.5)  # the exam's own clock
+    # GNS3 gives the teacher no right on Alice's project: her lab is not graded (a result is
+    # final, and one read without the right would be a zero), it is named instead
+    collected = klass.call(teacher, "POST", f"/v3/classroom/exams/{eid}/collect").json()
+    assert collected == {"graded": 0, "unreadable": [klass.alice.name]}
+    rows = klass.call(teacher, "GET", f"/v3/classroom/exams/{eid}/results").json()["rows"]
+    assert [r["status"] for r in rows if r["student"] == klass.alice.name] == ["running"]
+    # an administrator's login reads every lab: now it is graded, once
+    collected = klass.call(klass.trainer, "POST", f"/v3/classroom/exams/{eid}/collect").json()
+    assert collected == {"graded": 1, "unreadable": []}
+    _pc1(klass, klass.alice, "ip 192.0.2.1/24")  # her lab as the other tests found it
 
 
 CATALOG_FAULT = (
