@@ -139,6 +139,10 @@ class Fault(_Strict):
     known_issue: str = ""
     """Why the fault is not drawn at random (a trainer may still name it), when it is not safe
     on some device version."""
+    settle_s: int = Field(default=0, ge=0, le=120)
+    """How long the fault may take to show after its steps ran (a routing protocol drops a
+    neighbour only when its dead timer runs out): the start waits up to this long for a check
+    to fail before it calls the injection unproven."""
     level_note: str = ""
     """Why the fault has its level, where that is not obvious (a fault GNS3 draws on screen)."""
     hints: list[str] = Field(min_length=3, max_length=3)

@@ -4,6 +4,7 @@ is on its device and breaks its checks, and undoing everything when one is refus
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from gns3_copilot_desktop.core.errors import CopilotError
@@ -25,6 +26,9 @@ from gns3_copilot_desktop.core.practice.store import (
 )
 
 log = logging.getLogger(__name__)
+
+SETTLE_POLL_S = 2.0
+"""How often a fault that takes time to show (`Fault.settle_s`) is read again at its start."""
 
 
 class _Injecting(_Checking):
@@ -89,13 +93,19 @@ class _Injecting(_Checking):
         if changed:
             return changed, False
         # one failing check proves the fault; the checks are cheapest first in the catalog
-        for check in self._catalog.get(fault.fault_id).checks:
-            state, reason = await self._check_one(check, fault)
-            if state == "cannot_check":
-                return reason, False
-            if state == "failed":
-                return "", False
-        return "the lab still passes every check of the fault", False
+        entry = self._catalog.get(fault.fault_id)
+        loop = asyncio.get_running_loop()
+        settled = loop.time() + entry.settle_s
+        while True:
+            for check in entry.checks:
+                state, reason = await self._check_one(check, fault)
+                if state == "cannot_check":
+                    return reason, False
+                if state == "failed":
+                    return "", False
+            if loop.time() >= settled:
+                return "the lab still passes every check of the fault", False
+            await asyncio.sleep(SETTLE_POLL_S)  # a protocol timer still running: read again
 
     async def _undo_all(self, faults: list[InjectedFault]) -> list[str]:
         """Run each fault's undo steps where its device or link still is; what was left."""

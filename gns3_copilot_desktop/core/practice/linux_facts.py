@@ -134,7 +134,7 @@ def linux_params(
         params["peer"], params["peer_address"] = peers[0][0], str(peers[0][1].ip)
     area = facts.ospf.get(here.network)
     if area is not None:
-        params["area"] = area
+        params["area"], params["wrong_area"] = area, _other_area(area)
     neighbor = next(
         (a for a in sorted(facts.neighbors) if ipaddress.IPv4Address(a) in here.network), None
     )
@@ -147,6 +147,13 @@ def linux_params(
             wrong_asn=str(int(remote) + 1 if int(remote) < 4294967295 else int(remote) - 1),
         )
     return params
+
+
+def _other_area(area: str) -> str:
+    """The next area in the same spelling (``0`` -> ``1``, ``0.0.0.1`` -> ``0.0.0.2``)."""
+    if "." not in area:
+        return str((int(area) + 1) % 2**32)
+    return str(ipaddress.IPv4Address((int(ipaddress.IPv4Address(area)) + 1) % 2**32))
 
 
 def interface_order(facts: LinuxFacts) -> list[str]:

@@ -57,6 +57,7 @@ def test_the_shell_read_gives_interfaces_routes_ospf_and_bgp() -> None:
     params = linux_params("R1", facts, "eth1", others)
     assert params["peer"] == "R2" and params["peer_address"] == "198.51.100.1"
     assert params["area"] == "0.0.0.1" and params["network"] == "198.51.100.0"
+    assert params["wrong_area"] == "0.0.0.2"
     assert params["wrong_address"] == "198.51.101.254" and params["mtu"] == "9000"
     assert (params["asn"], params["neighbor"], params["neighbor_asn"], params["wrong_asn"]) == (
         "65001", "198.51.100.1", "65002", "65003",
