@@ -30,7 +30,7 @@ PARAMETERS = frozenset(
         "node", "peer", "link", "address", "prefix", "mask", "gateway", "peer_address",
         "wrong_address", "wrong_prefix", "wrong_mask", "wrong_gateway", "interface", "network",
         "wildcard", "next_hop", "ospf_process", "area", "wrong_area", "vlan", "wrong_vlan", "mtu",
-        "asn", "wrong_asn", "neighbor", "neighbor_asn", "beyond", "beyond_node",
+        "asn", "wrong_asn", "neighbor", "neighbor_asn", "beyond", "beyond_node", "route",
     }
 )  # fmt: skip
 """The placeholders the catalog may use."""

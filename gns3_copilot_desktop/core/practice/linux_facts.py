@@ -52,6 +52,8 @@ class LinuxFacts:
     """FRR's BGP AS number ("" without BGP)."""
     neighbors: dict[str, str] = field(default_factory=dict)
     """BGP neighbour address -> its remote AS."""
+    static: dict[str, str] = field(default_factory=dict)
+    """FRR's static routes: destination (``203.0.113.0/24``) -> next hop."""
 
 
 def linux_facts(outputs: Sequence[str]) -> LinuxFacts | None:
@@ -87,6 +89,9 @@ def _read_frr(running: str, facts: LinuxFacts) -> None:
             bgp = re.fullmatch(r"router bgp (\S+)", line)
             if bgp and _ASN.fullmatch(bgp.group(1)):
                 facts.asn = bgp.group(1)
+            static = re.fullmatch(r"ip route (\S+) (\S+)", line)
+            if static and _network(static.group(1)) and _address(static.group(2)):
+                facts.static[str(_network(static.group(1)))] = static.group(2)
             continue
         words = line.split()
         if section == "router ospf" and len(words) == 4 and words[0] == "network":
@@ -135,6 +140,10 @@ def linux_params(
     area = facts.ospf.get(here.network)
     if area is not None:
         params["area"], params["wrong_area"] = area, _other_area(area)
+    routes = sorted(facts.static.items())
+    route = next((r for r, hop in routes if ipaddress.IPv4Address(hop) in here.network), None)
+    if route is not None:
+        params["route"], params["next_hop"] = route, facts.static[route]
     neighbor = next(
         (a for a in sorted(facts.neighbors) if ipaddress.IPv4Address(a) in here.network), None
     )

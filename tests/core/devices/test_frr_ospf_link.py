@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -49,16 +50,24 @@ from tests.helpers.frr_router import (
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio(loop_scope="module"), pytest.mark.slow]
 
-ROUND_TRIP = ["frr-ospf-network-removed", "frr-ospf-area-mismatch", "frr-ospf-passive"]
-"""The OSPF faults this lab takes through inject, failing, fixed, passing, given up, restored."""
+ROUND_TRIP = [
+    "frr-ospf-network-removed",
+    "frr-ospf-area-mismatch",
+    "frr-ospf-passive",
+    "frr-static-route-missing",
+    "frr-bgp-remote-as",
+]
+"""The routing faults this lab takes through inject, failing, fixed, passing, given up and
+restored."""
 ROOT = DeviceCredentials(SHELL_USER, ROUTER_PASSWORD)
 OSPF_FULL_TIMEOUT_S = 90.0
 
 
 def _config(index: int) -> str:
-    """Router ``index``'s OSPF setup, from its shell (the serial console keeps whoever logged in
-    last: the engine's root login must find a shell, not vtysh). Point-to-point with short
-    timers: Full in seconds, with no election to wait for."""
+    """Router ``index``'s setup, from its shell (the serial console keeps whoever logged in last:
+    the engine's root login must find a shell, not vtysh): OSPF point-to-point with short timers
+    (Full in seconds, with no election to wait for), a static route, and eBGP with the other
+    router retrying its connection every 5 s."""
     lines = (
         "configure terminal",
         "interface eth0",
@@ -70,10 +79,15 @@ def _config(index: int) -> str:
         "interface lo",
         f"ip address 192.0.2.{index}/32",
         "exit",
+        f"ip route 198.51.100.0/24 10.0.12.{3 - index}",
         "router ospf",
         f"ospf router-id {index}.{index}.{index}.{index}",
         "network 10.0.12.0/24 area 0",
         f"network 192.0.2.{index}/32 area 0",
+        "exit",
+        f"router bgp 6500{index}",
+        f"neighbor 10.0.12.{3 - index} remote-as 6500{3 - index}",
+        f"neighbor 10.0.12.{3 - index} timers connect 5",
     )
     return "vtysh " + " ".join(f"-c '{line}'" for line in lines)
 
@@ -180,6 +194,20 @@ async def test_two_routers_over_a_qemu_link_reach_ospf_full(ospf_lab: OspfLab) -
     assert condition_holds(PassCondition(route="192.0.2.2/32"), table)
 
 
+async def _until_working(target: ConsoleTarget, fault_id: str, params: dict[str, str]) -> None:
+    """Until the fault's own checks pass on the router (a protocol comes back after its
+    timers)."""
+    checks = load_catalog().get(fault_id).checks
+    async with asyncio.timeout(OSPF_FULL_TIMEOUT_S):
+        while True:
+            outputs = [(await _run(target, _fill(c.command or "", params))).results for c in checks]
+            texts = ["\n".join(r.output for r in results) for results in outputs]
+            expects = [_fill(c.expect or "", params) for c in checks]
+            if all(re.search(e, t) for e, t in zip(expects, texts, strict=True)):
+                return
+            await asyncio.sleep(2)  # read again: the loop ends when they pass
+
+
 async def _until_solved(lab: OspfLab, exercise_id: str) -> None:
     """Check my fix until it passes: the adjacency comes back a few hellos after the fix."""
     async with asyncio.timeout(OSPF_FULL_TIMEOUT_S):
@@ -194,6 +222,8 @@ async def test_each_ospf_fault_breaks_the_adjacency_and_the_learners_fix_brings_
     catalog = load_catalog()
     await _until_full(lab.r1)
     for number, fault_id in enumerate(ROUND_TRIP):
+        bgp = {"asn": "65001", "neighbor": "10.0.12.2"}
+        await _until_working(lab.r1, fault_id, {"node": "R1", "route": "198.51.100.0/24", **bgp})
         plan = await engine.prepare(f"fix-{number}", difficulty="advanced", fault_ids=[fault_id])
         await engine.approve(plan.exercise_id)
         record = await engine._store.get(plan.exercise_id)  # the sealed answer, to play the learner
@@ -212,4 +242,4 @@ async def test_each_ospf_fault_breaks_the_adjacency_and_the_learners_fix_brings_
         assert not (await engine.check(again.exercise_id)).solved, fault_id
         await engine.give_up(again.exercise_id)
         assert await engine.restore(again.exercise_id) == [], fault_id
-        await _until_full(target)
+        await _until_working(target, fault_id, fault.params)
