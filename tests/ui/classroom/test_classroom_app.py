@@ -91,34 +91,41 @@ def classroom(
         _in_thread(clean())
 
 
-def _app(
+Dock = Callable[[Account, int], CopilotApp]
+"""The app logged in as an account, at a width (see `dock`)."""
+
+
+@pytest.fixture
+def dock(
     classroom: Classroom,
-    who: Account,
     copilot_app: Callable[..., CopilotApp],
     app_keyring: MemoryKeyring,
     tmp_path: Path,
     qtbot: QtBot,
-    width: int,
-) -> CopilotApp:
+) -> Dock:
     """The app logged in as ``who`` (remembered login), using the class's copilot service, the
     student's lab open, and the Classroom shown."""
-    remember_login(
-        tmp_path,
-        _Login(classroom.base_url, who.name),
-        who.token,
-        app_keyring,
-        extra={"copilot_service_url": classroom.serve.url},
-    )
-    app = copilot_app(server_url=classroom.base_url)
-    app.window.resize(width, 760)
-    qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
-    open_project(app, classroom.student.project_id, qtbot)
-    toggle = app.panel.classroom_toggle
-    assert toggle.isVisible(), "a dock on a copilot service offers the classroom"
-    toggle.click()
-    qtbot.waitUntil(lambda: toggle.panel.exam_combo.count() >= 1, timeout=WAIT_MS)
-    assert not app.panel.composer.isVisible(), "the classroom takes the conversation's room"
-    return app
+
+    def open_as(who: Account, width: int) -> CopilotApp:
+        remember_login(
+            tmp_path,
+            _Login(classroom.base_url, who.name),
+            who.token,
+            app_keyring,
+            extra={"copilot_service_url": classroom.serve.url},
+        )
+        app = copilot_app(server_url=classroom.base_url)
+        app.window.resize(width, 760)
+        qtbot.waitUntil(lambda: app.header.workspace.logged_in, timeout=WAIT_MS)
+        open_project(app, classroom.student.project_id, qtbot)
+        toggle = app.panel.classroom_toggle
+        assert toggle.isVisible(), "a dock on a copilot service offers the classroom"
+        toggle.click()
+        qtbot.waitUntil(lambda: toggle.panel.exam_combo.count() >= 1, timeout=WAIT_MS)
+        assert not app.panel.composer.isVisible(), "the classroom takes the conversation's room"
+        return app
+
+    return open_as
 
 
 @contextlib.contextmanager
@@ -161,12 +168,10 @@ def _texts(widget: Any) -> str:
 
 def test_a_student_takes_the_exam_in_the_dock(
     classroom: Classroom,
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
-    tmp_path: Path,
+    dock: Dock,
     qtbot: QtBot,
 ) -> None:
-    app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 520)
+    app = dock(classroom.student, 520)
     panel = app.panel.classroom_toggle.panel
     student = panel.student
     qtbot.waitUntil(student.start_button.isVisible, timeout=WAIT_MS)
@@ -212,13 +217,12 @@ def test_a_student_takes_the_exam_in_the_dock(
 
 def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
     classroom: Classroom,
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
+    dock: Dock,
     tmp_path: Path,
     qtbot: QtBot,
 ) -> None:
     with _in_chinese():
-        app = _app(classroom, classroom.trainer, copilot_app, app_keyring, tmp_path, qtbot, 360)
+        app = dock(classroom.trainer, 360)
         panel = app.panel.classroom_toggle.panel
         table = panel.table
         _fits(panel)
@@ -241,15 +245,14 @@ def test_the_trainer_watches_the_class_in_chinese_at_360_px_and_exports_it(
 
 def test_the_trainer_saves_the_working_lab_as_a_proved_task(
     classroom: Classroom,
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
+    dock: Dock,
     tmp_path: Path,
     qtbot: QtBot,
 ) -> None:
     """ "Save this lab as a task…": checks proposed from what the lab does now, a fault the gate
     refuses and one that breaks nothing are not accepted, a real fault is proved (the lab left as
     it was), then saved and uploaded to the class's service."""
-    app = _app(classroom, classroom.trainer, copilot_app, app_keyring, tmp_path, qtbot, 520)
+    app = dock(classroom.trainer, 520)
     panel = app.panel.classroom_toggle.panel
     qtbot.waitUntil(panel.table.new_task_button.isVisible, timeout=WAIT_MS)
     panel.table.new_task_button.click()
@@ -299,9 +302,7 @@ def test_the_trainer_saves_the_working_lab_as_a_proved_task(
 
 def test_practice_in_the_dock_checks_and_giving_up_shows_the_answer(
     classroom: Classroom,
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
-    tmp_path: Path,
+    dock: Dock,
     qtbot: QtBot,
 ) -> None:
     group = httpx.get(
@@ -315,7 +316,7 @@ def test_practice_in_the_dock_checks_and_giving_up_shows_the_answer(
         title="Practice: PC1",
         kind="practice",
     )
-    app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 520)
+    app = dock(classroom.student, 520)
     panel = app.panel.classroom_toggle.panel
     qtbot.waitUntil(lambda: panel.exam_combo.count() == 2, timeout=WAIT_MS)
     panel.exam_combo.setCurrentIndex(panel.exam_combo.findText("Practice: PC1"))
@@ -347,13 +348,11 @@ def test_practice_in_the_dock_checks_and_giving_up_shows_the_answer(
 
 def test_a_student_in_chinese_at_360_px(
     classroom: Classroom,
-    copilot_app: Callable[..., CopilotApp],
-    app_keyring: MemoryKeyring,
-    tmp_path: Path,
+    dock: Dock,
     qtbot: QtBot,
 ) -> None:
     with _in_chinese():
-        app = _app(classroom, classroom.student, copilot_app, app_keyring, tmp_path, qtbot, 360)
+        app = dock(classroom.student, 360)
         panel = app.panel.classroom_toggle.panel
         qtbot.waitUntil(lambda: panel.student.title_label.text() != "", timeout=WAIT_MS)
         assert "分" in panel.student.title_label.text(), panel.student.title_label.text()
