@@ -36,6 +36,9 @@ from gns3_copilot_desktop.core.practice.store import (
 
 log = logging.getLogger(__name__)
 
+NO_LOGIN = ALWAYS_ON | {"vpcs"}
+"""Node types whose console never asks for a login."""
+
 Logins = Callable[[Node], Awaitable[DeviceCredentials | None]]
 """The console login of a node (the user's saved console logins), None when it has none."""
 
@@ -71,7 +74,11 @@ class _EngineBase:
         return await run_on_devices(jobs, self._options) if jobs else []
 
     async def _login(self, node: Node) -> DeviceCredentials | None:
-        return await self._logins(node) if self._logins is not None else None
+        """The node's saved console login. A VPCS or a switch never asks for one, so neither
+        the keyring nor GNS3's templates are read for them (every check reads their consoles)."""
+        if self._logins is None or node.node_type in NO_LOGIN:
+            return None
+        return await self._logins(node)
 
     async def _job(
         self, node: Node, commands: Sequence[str] = (), config_lines: Sequence[str] = ()

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from gns3_copilot_desktop.core.devices import (
     DeviceJob,
     save_running_vpcs,
+    target_for_node,
 )
 from gns3_copilot_desktop.core.gns3.models import Link
 from gns3_copilot_desktop.core.practice.catalog import (
@@ -86,11 +87,12 @@ class _LabReading(_EngineBase):
         node = lab_node.node
         if node.status != "started" or node.console_type != "telnet":
             return None
-        if node.node_type == "docker":
-            return await self._job(node, LINUX_READS)
-        if node.node_type == "qemu" and await self._login(node) is not None:
-            return await self._job(node, LINUX_READS)
-        return None
+        if node.node_type not in ("docker", "qemu"):
+            return None
+        login = await self._login(node)
+        if node.node_type == "qemu" and login is None:
+            return None
+        return DeviceJob(target_for_node(node, self._server_url), LINUX_READS, (), login)
 
     async def _link_bindings(
         self, fault: Fault, nodes: dict[str, _LabNode], links: list[Link]

@@ -113,8 +113,13 @@ async def _until(condition: object, within: float) -> None:
             await asyncio.sleep(1)
 
 
+ASKED: list[str] = []
+"""The nodes the engine asked a console login for."""
+
+
 async def _root_for_routers(node: Node) -> DeviceCredentials | None:
     """The console logins a user saved: root for the router, none for the hosts."""
+    ASKED.append(node.node_type)
     return ROOT if node.name == "R1" else None
 
 
@@ -233,3 +238,6 @@ async def test_every_shell_fault_injected_failing_fixed_passing_given_up_and_res
         await engine.give_up(again.exercise_id)
         assert await engine.restore(again.exercise_id) == [], fault_id
         await _until(lambda: lab.reaches("PC1", HOSTS["PC2"][0].split("/")[0]), 30)
+    # a host's console never asks for a login: the keyring and GNS3's templates are not read
+    # for it at every check
+    assert ASKED and set(ASKED) == {"qemu"}, ASKED
