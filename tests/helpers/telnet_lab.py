@@ -10,7 +10,7 @@ what the real consoles send on the wire, as far as the console layer cares:
   backspace/space/backspace erase real IOS sends, ``configure terminal`` with ``(config)#`` and
   ``(config-if)#`` prompts, ``% Invalid input detected at '^' marker.`` for unknown lines.
 - `LinuxDevice`: ``debian login:``, ``Password:``, a coloured ``user@debian:~$ `` prompt with
-  bracketed-paste switches, ``echo``, ``seq``, ``sleep``.
+  bracketed-paste switches, ``echo``, ``seq``, ``sleep``, ``ping HOST`` until Ctrl-C.
 - `StalledDevice`: accepts the connection and never says anything.
 
 The server speaks just enough telnet (WILL ECHO, WILL SGA; it skips the client's option
@@ -407,13 +407,17 @@ class LinuxDevice(LabDevice):
     name: str = "debian"
     username: str = "user"
     password: str = "lab-linux"
+    boot_s: float = 0.0  # kernel lines for this long before the login prompt (a node starting)
 
     def prompt(self) -> str:
         """The coloured bash prompt."""
         return f"\x1b[?2004h\x1b[01;32m{self.username}@{self.name}\x1b[00m:\x1b[01;34m~\x1b[00m$ "
 
     async def session(self, io: LabIO) -> None:
-        """login:/Password:, then a command loop."""
+        """A boot's kernel lines (`boot_s`), login:/Password:, then a command loop."""
+        for n in range(int(self.boot_s / 0.25)):
+            io.write(f"[    {n * 0.25:.6f}] Linux version 6.1.0-18-amd64: booting\r\n")
+            await asyncio.sleep(0.25)
         io.write(f"\r\nDebian GNU/Linux 12 {self.name} ttyS0\r\n\r\n")
         while True:
             io.write(f"{self.name} login: ")
@@ -431,8 +435,30 @@ class LinuxDevice(LabDevice):
             io.write("\x1b[?2004l\r")
             if command.startswith("sleep"):
                 await asyncio.Event().wait()
-            io.write(self._answer(command))
+            words = command.split()
+            if words[:1] == ["ping"] and "-c" not in words:
+                await self._ping_until_ctrl_c(io, words[-1])
+            else:
+                io.write(self._answer(command))
             io.write(self.prompt())
+
+    async def _ping_until_ctrl_c(self, io: LabIO, host: str) -> None:
+        """iputils ping without a count: an echo every 0.2 s until Ctrl-C, then its summary."""
+        stopped = asyncio.ensure_future(self._ctrl_c(io))
+        sent = 0
+        while not stopped.done():
+            sent += 1
+            io.write(f"64 bytes from {host}: icmp_seq={sent} ttl=64 time=0.05 ms\r\n")
+            await asyncio.wait({stopped}, timeout=0.2)
+        io.write(
+            f"^C\r\n--- {host} ping statistics ---\r\n"
+            f"{sent} packets transmitted, {sent} received, 0% packet loss\r\n"
+        )
+
+    async def _ctrl_c(self, io: LabIO) -> None:
+        while (key := await io.key()) != "\x03":
+            self.keys.append(key)
+        self.keys.append("^C")
 
     def _answer(self, command: str) -> str:
         words = command.split()

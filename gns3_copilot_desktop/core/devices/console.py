@@ -29,6 +29,7 @@ from gns3_copilot_desktop.core.devices.console_data import (
     RejectedLine,
 )
 from gns3_copilot_desktop.core.devices.output import truncate_output
+from gns3_copilot_desktop.core.devices.ping import endless_ping
 from gns3_copilot_desktop.core.devices.policy import check_commands
 from gns3_copilot_desktop.core.devices.prompts import (
     BOOT_OUTPUT_RE,
@@ -140,6 +141,9 @@ class DeviceConsole(TelnetSession):
             what = self._answer_login(event)
             sent_password = sent_password or event.kind == "password"
             event = None
+            # each answer gets its own wait: a router that took its boot to reach "login:" is
+            # not out of time for "Password:" (a plan configures the routers it just started)
+            deadline = time.monotonic() + self._options.login_timeout
         raise DeviceError(f"{self.target.name}: no prompt after {_MAX_LOGIN_STEPS} login steps.")
 
     async def _wait_through_boot(
@@ -328,7 +332,17 @@ class DeviceConsole(TelnetSession):
         started = time.monotonic()
         limit = command_timeout if command_timeout is not None else self._options.command_timeout
         self._send(command)
-        event = await self._wait(started + limit, what=command, login=False, echo=command)
+        event = None
+        stop_at = started + self._options.ping_stop_s
+        if endless_ping(command) and stop_at < started + limit:
+            # A ping that only Ctrl-C ends (vtysh's, a shell's): its replies so far, then stop it
+            event = await self._read_event(
+                stop_at, what=command, login=False, echo=command, soft=True
+            )
+            if event is None:
+                self._interrupt()
+        if event is None:
+            event = await self._wait(started + limit, what=command, login=False, echo=command)
         assert event.prompt is not None
         self._prompt = event.prompt
         output = without_bare_prompts(output_of(screen_text(event.raw), command), event.prompt)

@@ -60,6 +60,9 @@ class ConsoleOptions:
     # A prompt not preceded by the command's echo is accepted after this much silence.
     echo_grace: float = 1.5
     extra_refused_patterns: tuple[str, ...] = ()
+    # A ping without a count (`ping.endless_ping`) is stopped with Ctrl-C after this long: on a
+    # Linux shell or in FRR's vtysh it would run on, and the console would stay in it.
+    ping_stop_s: float = 10.0
 
 
 @dataclass(frozen=True)

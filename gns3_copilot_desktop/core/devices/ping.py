@@ -14,6 +14,19 @@ _UNREACHABLE = re.compile(
 )
 
 
+_BOUNDS = frozenset({"-c", "-w", "repeat", "count", "timeout"})
+
+
+def endless_ping(command: str) -> bool:
+    """Whether ``command`` is a ping that may run until stopped: no count nor deadline. Linux's
+    ``ping HOST`` and FRR vtysh's (which takes no count: it runs the shell's ping) never end by
+    themselves; VPCS and IOS stop after five echoes."""
+    words = command.split()
+    if not words or words[0].lower() != "ping":
+        return False
+    return not any(w.lower() in _BOUNDS or re.fullmatch(r"-[cw]\d+", w) for w in words[1:])
+
+
 def ping_times(output: str, to: str | None = None) -> list[float | None]:
     """One entry per echo answered (from ``to`` when it is given): its round-trip time in ms,
     or None where the line shows none. VPCS ``84 bytes from 10.0.0.2 icmp_seq=1 ttl=64 time=0.4

@@ -109,6 +109,13 @@ class TelnetSession:
         self.transcript.sent(text, secret=secret)
         self._writer.write(data + (self.target.newline or self._options.newline).encode())
 
+    def _interrupt(self) -> None:
+        """Send Ctrl-C: stop the program that holds the console (a ping without a count)."""
+        if self._writer is None:
+            raise DeviceError(f"The console of {self.target.name} is closed.")
+        self.transcript.sent("^C")
+        self._writer.write(b"\x03")
+
     async def _wait(
         self, deadline: float, *, what: str, login: bool, echo: str | None = None
     ) -> ConsoleEvent:

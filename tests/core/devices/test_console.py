@@ -146,6 +146,34 @@ async def test_linux_login_and_commands(telnet_lab: TelnetLab) -> None:
     assert echo.prompt == "user@debian:~$ "
 
 
+async def test_a_ping_without_a_count_is_stopped_and_the_next_command_runs(
+    telnet_lab: TelnetLab,
+) -> None:
+    device = LinuxDevice()
+    running = await telnet_lab.start(device)
+    options = ConsoleOptions(command_timeout=5, ping_stop_s=0.7)
+    async with _console(running, DeviceCredentials("user", "lab-linux"), options) as console:
+        ping, echo = await console.run_commands(["ping 10.0.0.2", "echo after"])
+    assert device.keys == ["^C"]  # nothing else was typed into the running ping
+    assert 0.7 <= ping.elapsed_s < 5, ping.elapsed_s
+    assert "10.0.0.2: icmp_seq=1" in ping.output and "packets transmitted" in ping.output
+    assert ping.prompt == "user@debian:~$ "
+    assert echo.output == "after"
+    assert "^C" in console.transcript.text()
+
+
+async def test_a_console_that_boots_longer_than_the_login_wait_is_logged_in(
+    telnet_lab: TelnetLab,
+) -> None:
+    """A node just started (a plan configures the routers it made): the boot runs past the login
+    wait, then the login and the password each get theirs."""
+    running = await telnet_lab.start(LinuxDevice(boot_s=2.0))
+    options = ConsoleOptions(login_timeout=1.0, boot_timeout=10.0, command_timeout=5)
+    async with _console(running, DeviceCredentials("user", "lab-linux"), options) as console:
+        [echo] = await console.run_commands(["echo booted"])
+    assert echo.output == "booted"
+
+
 async def test_transcript_and_logs_never_contain_credentials(
     telnet_lab: TelnetLab, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -299,35 +327,3 @@ async def test_every_echo_before_the_output_goes_even_with_blank_lines_between()
     # output that merely mentions the command later is kept
     later = "show ip\nNAME : PC1\nlast: show ip\nPC1> "
     assert output_of(later, "show ip") == "NAME : PC1\nlast: show ip"
-
-
-def test_an_error_that_quotes_the_command_is_output_not_an_echo() -> None:
-    """vtysh answers an unknown command with a line ending in the command itself."""
-    from gns3_copilot_desktop.core.devices.console_data import CommandResult
-    from gns3_copilot_desktop.core.devices.recognize import output_of
-
-    screen = "show frobnicate\n% Unknown command: show frobnicate\nrouter# "
-    output = output_of(screen, "show frobnicate")
-    assert output == "% Unknown command: show frobnicate"
-    result = CommandResult("R1", "show frobnicate", output, False, "router# ", 0.1)
-    assert result.error == "% Unknown command: show frobnicate"
-    # a redrawn prompt with the command is still an echo
-    redrawn = "show ip route\nrouter# show ip route\nC>* 10.0.0.0/24\nrouter# "
-    assert output_of(redrawn, "show ip route") == "C>* 10.0.0.0/24"
-
-
-def test_a_second_prompt_from_a_doubled_enter_is_not_output() -> None:
-    from gns3_copilot_desktop.core.devices.prompts import match_prompt
-    from gns3_copilot_desktop.core.devices.recognize import without_bare_prompts
-
-    prompt = match_prompt("router# ")
-    assert prompt is not None
-    assert without_bare_prompts("FRRouting 8.4.4\nrouter#\n", prompt) == "FRRouting 8.4.4"
-
-
-def test_boot_output_is_recognised() -> None:
-    from gns3_copilot_desktop.core.devices.prompts import BOOT_OUTPUT_RE
-
-    assert BOOT_OUTPUT_RE.search("[    0.000000] Linux version 6.1.0-57-amd64 (debian)")
-    assert BOOT_OUTPUT_RE.search("SeaBIOS (version 1.16.2)\r\nBooting from ROM...")
-    assert not BOOT_OUTPUT_RE.search("router# show version\nFRRouting 8.4.4 (router)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -20,6 +21,7 @@ from gns3_copilot_desktop.core.devices import (
     DeviceKind,
     PromptMode,
 )
+from gns3_copilot_desktop.core.devices.ping import ping_answered
 from gns3_copilot_desktop.core.errors import DeviceError
 from tests.helpers.frr_router import (
     _FACTS,
@@ -91,3 +93,18 @@ async def test_show_round_trip_on_the_real_console(frr_router: FrrRouter) -> Non
     median = statistics.median(r.elapsed_s for r in results)
     _FACTS["show round trip (median of 5)"] = f"{median * 1000:.0f} ms"
     assert median < 5.0
+
+
+async def test_a_ping_vtysh_never_ends_is_stopped_and_the_console_goes_on(
+    frr_router: FrrRouter,
+) -> None:
+    # FRR's vtysh takes no count: its ``ping`` runs the shell's ping until Ctrl-C
+    options = replace(frr_router.options, ping_stop_s=4.0)
+    async with DeviceConsole(frr_router.target, frr_router.credentials, options) as con:
+        ping = await con.run_command("ping 127.0.0.1")
+        after = await con.run_command("show version")
+    assert ping.prompt.rstrip() == "router#", ping
+    assert 4.0 <= ping.elapsed_s < 20.0, ping.elapsed_s
+    assert ping_answered(ping.output, "127.0.0.1"), ping.output
+    assert "packets transmitted" in ping.output, ping.output  # the summary ping prints on ^C
+    assert "FRRouting 8.4" in after.output and after.error is None, after.output

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from gns3_copilot_desktop.core.devices.ping import ping_answered, ping_loss, ping_times
+from gns3_copilot_desktop.core.devices.ping import (
+    endless_ping,
+    ping_answered,
+    ping_loss,
+    ping_times,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,3 +71,24 @@ def test_each_answer_counts_once_with_its_time() -> None:
     output = "64 bytes from 10.0.0.2: icmp_seq=1 ttl=64 time=0.05 ms"
     assert ping_times(output, "10.0.0.2") == [0.05]
     assert ping_times("84 bytes from 10.0.0.2 icmp_seq=1 ttl=64 time=12.5 ms") == [12.5]
+
+
+@pytest.mark.parametrize(
+    ("command", "endless"),
+    [
+        ("ping 10.0.0.1", True),  # vtysh's and a shell's: until Ctrl-C
+        ("PING 10.0.0.1", True),
+        ("ping -n 10.0.0.1", True),
+        ("ping 10.0.0.1 -c 3", False),
+        ("ping -c3 10.0.0.1", False),
+        ("ping -w 5 10.0.0.1", False),
+        ("ping 10.0.0.1 repeat 3", False),
+        ("ping 10.0.0.1 count 2", False),
+        ("ping 10.0.0.1 timeout 1", False),
+        ("pingall", False),
+        ("show ip route", False),
+        ("", False),
+    ],
+)
+def test_a_ping_without_a_count_or_deadline_is_endless(command: str, endless: bool) -> None:
+    assert endless_ping(command) is endless
