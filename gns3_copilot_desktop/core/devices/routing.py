@@ -44,12 +44,18 @@ def route_present(output: str, prefix: str) -> bool:
     return False
 
 
-def ospf_neighbor_full(output: str, neighbor: str | None = None) -> bool:
-    """Whether ``show ip ospf neighbor`` shows the neighbour (its router id; None: any) in the
-    Full state (FRR ``2.2.2.2  1 Full/DR  ...``, IOS ``2.2.2.2  1 FULL/BDR  ...``)."""
+def ospf_neighbor_full(
+    output: str, neighbor: str | None = None, *, address: str | None = None
+) -> bool:
+    """Whether ``show ip ospf neighbor`` shows the neighbour (its router id, or its ``address``
+    on the shared link; neither: any) in the Full state (FRR ``2.2.2.2  1 Full/DR  30.1s  35.2s
+    10.0.12.2  eth0:10.0.12.1 ...``, IOS ``2.2.2.2  1 FULL/BDR  00:00:33  10.0.12.2
+    GigabitEthernet0/0``)."""
     for line in output.splitlines():
         fields = line.split()
         if len(fields) < 3 or (neighbor is not None and fields[0] != neighbor):
+            continue
+        if address is not None and address not in fields[3:6]:
             continue
         if re.match(r"^\d+\.\d+\.\d+\.\d+$", fields[0]) and any(
             f.lower().split("/")[0] == "full" for f in fields[1:4]

@@ -41,6 +41,7 @@ from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import LinkEnd, Node, Snapshot
 from gns3_copilot_desktop.core.lab_plan.diff import LabDiff
 from gns3_copilot_desktop.core.lab_plan.validate import EndPlan, LinkPlan
+from gns3_copilot_desktop.core.lab_plan.verify_routing import ROUTING_WAIT_S, verify_routing
 from gns3_copilot_desktop.core.undo.config import RestoreLines, restore_lines
 from gns3_copilot_desktop.core.undo.record import (
     RemoveLink,
@@ -512,9 +513,13 @@ async def verify_plan(
     *,
     server_url: str = "",
     console_options: ConsoleOptions | None = None,
+    logins: Callable[[Node], Awaitable[DeviceCredentials | None]] | None = None,
+    routing_wait_s: float = ROUTING_WAIT_S,
 ) -> list[CheckResult]:
-    """Every node of the plan started; every host pings its gateway, every other address in its
-    subnet and the hosts the plan says it should reach (over the consoles, at once, bounded)."""
+    """Every node of the plan started; every OSPF router of the plan has its neighbours Full and
+    the plan's subnets as routes (`verify_routing`, read until OSPF has converged); then every
+    host pings its gateway, every other address in its subnet and the hosts the plan says it
+    should reach (over the consoles, at once, bounded)."""
     nodes = {n.name: n for n in await client.list_nodes(pid)}
     names = [p.node.name for p in [*diff.new_nodes, *diff.kept_nodes]]
     checks = [
@@ -523,9 +528,19 @@ async def verify_plan(
         )
         for name in names
     ]
+    url = server_url or client.base_url
+    started = {n: node for n, node in nodes.items() if node.status == "started"}
+    routing = await verify_routing(
+        started,
+        diff,
+        server_url=url,
+        options=console_options or ConsoleOptions(command_timeout=PING_TIMEOUT_S),
+        logins=logins,
+        wait_s=routing_wait_s,
+    )
+    checks += [CheckResult(check, passed) for check, passed in routing]
     pings = ping_targets(diff)
     pingable = {n: t for n, t in pings.items() if n in nodes and nodes[n].status == "started"}
-    url = server_url or client.base_url
     jobs = [
         DeviceJob(target_for_node(nodes[name], url), tuple(_ping(nodes[name], t) for t in targets))
         for name, targets in pingable.items()

@@ -193,6 +193,12 @@ class _Checker:
                     ports=ports or [],
                 )
             platform = platform_for(node.node_type, item.platform)
+            if item.ospf and platform not in ("ios", "frr"):
+                # said, not dropped: the plan would otherwise come up without its routing
+                self.problem(
+                    f"{item.name} is to run OSPF, but how to configure it is not known from its "
+                    f"template ({node.node_type}): set its platform to ios or frr."
+                )
             self.plans[key] = NodePlan(item, template, node, existing is not None, platform)
 
     def node(self, name: str, what: str) -> Node | None:

@@ -69,6 +69,12 @@ def test_an_ospf_neighbour_is_full_only_in_that_state() -> None:
     assert ospf_neighbor_full(FRR_NEIGHBORS)
     assert ospf_neighbor_full(IOS_NEIGHBORS, "2.2.2.2")
     assert not ospf_neighbor_full("", None)
+    # a plan knows the neighbour's address on the link, not the router id it chose
+    assert ospf_neighbor_full(FRR_NEIGHBORS, address="10.0.12.2")
+    assert not ospf_neighbor_full(FRR_NEIGHBORS, address="10.0.13.3"), "Init is not Full"
+    assert not ospf_neighbor_full(FRR_NEIGHBORS, address="10.0.12.1"), "its own end"
+    assert ospf_neighbor_full(IOS_NEIGHBORS, address="10.0.12.2")
+    assert not ospf_neighbor_full(IOS_NEIGHBORS, address="2.2.2.2"), "an id is no address"
 
 
 def test_a_bgp_session_is_established_when_it_counts_prefixes() -> None:

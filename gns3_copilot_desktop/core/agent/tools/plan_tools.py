@@ -132,7 +132,9 @@ class PlanLabTool(AgentTool[LabSpec]):
                 f"{undo}{port_text}",
                 **structured,
             )
-        checks = await verify_plan(ctx.client, ctx.project_id, diff, server_url=ctx.server_url)
+        checks = await verify_plan(
+            ctx.client, ctx.project_id, diff, server_url=ctx.server_url, logins=login
+        )
         structured["checks"] = [{"check": c.check, "passed": c.passed} for c in checks]
         lines = [f"- {'PASS' if c.passed else 'FAIL'} {c.check}" for c in checks]
         return ToolResult(
