@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gns3_copilot_desktop.core.agent.tools.device_tools import DeviceAccess
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
     ConsoleTarget,
@@ -40,6 +41,9 @@ from gns3_copilot_desktop.core.devices import (
 )
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
+from gns3_copilot_desktop.core.secrets import DeviceCredential, SecretStore
+from gns3_copilot_desktop.core.settings import ConsoleLogin
+from tests.helpers.keyring_backends import MemoryKeyring
 from tests.helpers.vpcs_lab import REPO_ROOT
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
 
@@ -301,6 +305,15 @@ async def start_router(
     assert node.console is not None and node.status == "started", node
     waited = await asyncio.to_thread(wait_for_login_prompt, node.console, BOOT_TIMEOUT_S)
     return node, waited
+
+
+async def template_login_access() -> DeviceAccess:
+    """The device tools' access as a user sets it up: the Console logins tab's login for the
+    router template (``admin``, which lands in vtysh), its password in a secret store."""
+    store = SecretStore(backend=MemoryKeyring())
+    login = ConsoleLogin(id="frr", applies_to=f"template:{TEMPLATE_NAME}", username=ROUTER_USER)
+    await store.set_named_credential(login.id, DeviceCredential(ROUTER_USER, ROUTER_PASSWORD, ""))
+    return DeviceAccess(secret_store=store, console_logins=lambda: [login])
 
 
 async def logged_in_client(lab: Gns3VpcsLab) -> Gns3Client:

@@ -33,9 +33,9 @@ def test_the_shipped_catalog_is_complete() -> None:
         assert len(fault.hints) == 3 and len(set(fault.hints)) == 3, fault.id
         assert fault.checks, fault.id
     # marked only for the faults the live round trips on the real labs go through
+    from tests.core.devices.test_frr_ospf_link import ACROSS_THE_ROUTERS as ACROSS_A_ROUTER
     from tests.core.devices.test_frr_ospf_link import ROUND_TRIP as ON_OSPF
-    from tests.core.practice.test_practice_router_live import ROUND_TRIP as ACROSS_A_ROUTER
-    from tests.core.practice.test_practice_router_live import SHELL_ROUND_TRIP as ON_A_SHELL
+    from tests.core.devices.test_frr_ospf_link import SHELL_ROUND_TRIP as ON_A_SHELL
     from tests.core.practice.test_practice_switched_live import ROUND_TRIP
 
     tested = {f.id for f in catalog.faults if f.tested_end_to_end}

@@ -306,7 +306,7 @@ async def _none_running(lab: SwitchedLab) -> bool:
 ROUND_TRIP = [
     # not here: vpcs-no-address (Debian's VPCS 0.5b2 behind the lab's version double sets MTU 0
     # on "clear ip" and its process dies on the next ping) and vpcs-wrong-gateway (no router in
-    # this lab, so no host beyond a gateway: it goes round on test_practice_router_live's lab).
+    # this lab, so no host beyond a gateway: it goes round on test_frr_ospf_link's lab).
     "vpcs-wrong-address",
     "vpcs-wrong-mask",
     "vpcs-duplicate-address",
