@@ -27,6 +27,8 @@ LINUX_READS = (
 )
 """The commands that read a Linux node for practice, in the order `linux_facts` takes them."""
 
+FRR_HELLO_S = "10"
+"""FRR's OSPF hello interval where the configuration sets none."""
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,14}")
 _AREA = re.compile(r"\d{1,10}|\d{1,3}(?:\.\d{1,3}){3}")
 _ASN = re.compile(r"\d{1,10}")
@@ -54,6 +56,8 @@ class LinuxFacts:
     """BGP neighbour address -> its remote AS."""
     static: dict[str, str] = field(default_factory=dict)
     """FRR's static routes: destination (``203.0.113.0/24``) -> next hop."""
+    hellos: dict[str, str] = field(default_factory=dict)
+    """FRR's ``ip ospf hello-interval`` per interface (absent: FRR's default, 10 s)."""
 
 
 def linux_facts(outputs: Sequence[str]) -> LinuxFacts | None:
@@ -94,12 +98,25 @@ def _read_frr(running: str, facts: LinuxFacts) -> None:
                 facts.static[str(_network(static.group(1)))] = static.group(2)
             continue
         words = line.split()
+        interface = re.fullmatch(r"interface (\S+)", section)
+        if interface and _SAFE_NAME.fullmatch(interface.group(1)) and _is_hello(words):
+            facts.hellos[interface.group(1)] = words[3]
         if section == "router ospf" and len(words) == 4 and words[0] == "network":
             network = _network(words[1])
             if network is not None and words[2] == "area" and _AREA.fullmatch(words[3]):
                 facts.ospf[network] = words[3]
         elif section.startswith("router bgp") and _is_neighbor(words):
             facts.neighbors[words[1]] = words[3]
+
+
+def _is_hello(words: list[str]) -> bool:
+    """``ip ospf hello-interval <1-65535>``."""
+    return (
+        words[:3] == ["ip", "ospf", "hello-interval"]
+        and len(words) == 4
+        and re.fullmatch(r"\d{1,5}", words[3]) is not None
+        and 1 <= int(words[3]) <= 65535
+    )
 
 
 def _is_neighbor(words: list[str]) -> bool:
@@ -140,6 +157,12 @@ def linux_params(
     area = facts.ospf.get(here.network)
     if area is not None:
         params["area"], params["wrong_area"] = area, _other_area(area)
+        hello = int(facts.hellos.get(interface, FRR_HELLO_S))
+        # another hello the dead interval still allows to be sent: the neighbour refuses it
+        params["hello"], params["wrong_hello"] = (
+            str(hello),
+            str(hello * 2 + 1 if hello < 30000 else hello - 1),
+        )
     routes = sorted(facts.static.items())
     route = next((r for r, hop in routes if ipaddress.IPv4Address(hop) in here.network), None)
     if route is not None:

@@ -69,6 +69,7 @@ ROUND_TRIP = [
     "frr-ospf-network-removed",
     "frr-ospf-area-mismatch",
     "frr-ospf-passive",
+    "frr-ospf-hello-mismatch",
     "frr-static-route-missing",
     "frr-bgp-remote-as",
 ]

@@ -23,6 +23,16 @@ LINKS = """1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN m
 """
 RUNNING = """frr version 8.4.4
 hostname router
+interface eth1
+ ip ospf hello-interval 2
+exit
+interface x;reboot
+ ip ospf hello-interval 3
+exit
+interface eth2
+ ip ospf hello-interval 2;reboot
+ ip ospf hello-interval 99999
+exit
 ip route 203.0.113.0/24 198.51.100.1
 ip route 203.0.114.0/24 198.51.100.1;reboot
 !
@@ -53,6 +63,7 @@ def test_the_shell_read_gives_interfaces_routes_ospf_and_bgp() -> None:
     assert facts.ospf == {ipaddress.IPv4Network("198.51.100.0/24"): "0.0.0.1"}
     assert facts.asn == "65001" and facts.neighbors == {"198.51.100.1": "65002"}
     assert facts.static == {"203.0.113.0/24": "198.51.100.1"}
+    assert facts.hellos == {"eth1": "2"}  # a hostile name or value is no fact
     assert interface_order(facts) == ["eth1", "eth0", "eth2"]  # OSPF's first
 
     others = {"PC1": [ipaddress.IPv4Interface("192.0.2.1/24")],
@@ -61,13 +72,14 @@ def test_the_shell_read_gives_interfaces_routes_ospf_and_bgp() -> None:
     assert params["peer"] == "R2" and params["peer_address"] == "198.51.100.1"
     assert params["area"] == "0.0.0.1" and params["network"] == "198.51.100.0"
     assert params["wrong_area"] == "0.0.0.2"
+    assert (params["hello"], params["wrong_hello"]) == ("2", "5")
     assert (params["route"], params["next_hop"]) == ("203.0.113.0/24", "198.51.100.1")
     assert params["wrong_address"] == "198.51.101.254" and params["mtu"] == "9000"
     assert (params["asn"], params["neighbor"], params["neighbor_asn"], params["wrong_asn"]) == (
         "65001", "198.51.100.1", "65002", "65003",
     )  # fmt: skip
     on_eth0 = linux_params("R1", facts, "eth0", others)
-    assert "area" not in on_eth0 and "neighbor" not in on_eth0
+    assert "area" not in on_eth0 and "neighbor" not in on_eth0 and "hello" not in on_eth0
     assert on_eth0["peer"] == "PC1"
 
 
