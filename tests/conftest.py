@@ -37,20 +37,22 @@ def pytest_configure(config: pytest.Config) -> None:
 # How the suite is spread over pytest-xdist's workers (run_suite.sh runs four). A test goes with
 # the rest of its file, so a module's fixtures are made once; the tests of every file that uses
 # one of these costly session fixtures share one worker, so each is started once per run (the
-# local model loads a model and takes a core while it answers; the router boots a QEMU machine);
+# local model loads a model and takes a core while it answers; the router boots a QEMU machine;
+# the two-router lab is a group of its own, beside the session's router: one worker after the
+# other made the routers the run's tail);
 # each test of a module marked ``spread`` (it keeps nothing across tests) may go to any worker.
 # pytest-xdist's own ``xdist_group`` marks do not reach its scheduler under pytest 9 (they are
 # written into ``Item._nodeid``, which pytest 9 no longer reads), so the scheduler below groups
 # by the test files' text instead.
 SHARED_FIXTURE_GROUPS = {
     "llama_server": "local-model",
-    "frr_template": "frr-router",
-    "frr_router": "frr-router",
+    "frr_router:": "frr-router",  # the session's router R1 (a test's parameter)
+    "frr_template:": "frr-lab",  # the two-router lab's module (a worker registers its template)
     "postgres_server": "postgresql",
 }
-LONG_GROUPS = ("local-model", "frr-router", "postgresql")
-CPU_GROUPS = ("local-model", "frr-router")
-CPU_GROUP_TIMEOUT_S = 420
+LONG_GROUPS = ("frr-lab", "local-model", "frr-router", "postgresql")
+CPU_GROUPS = ("local-model", "frr-router", "frr-lab")
+CPU_GROUP_TIMEOUT_S = 480
 LONG_FILES = ("test_bundle.py", "_live.py")
 ROOT = Path(__file__).resolve().parent.parent
 

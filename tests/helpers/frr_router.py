@@ -54,7 +54,7 @@ SHELL_USER = "root"  # lands in bash
 KERNEL_COMMAND_LINE = "console=ttyS0 root=/dev/vda rw net.ifnames=0 init=/sbin/router-init"
 BUILD_TIMEOUT_S = 900.0
 KVM_PROBE_S = 20.0
-BOOT_TIMEOUT_S = 240.0  # software emulation on two shared cores
+BOOT_TIMEOUT_S = 300.0  # software emulation on two shared cores, beside the other routers
 FILES = ("frr-router.qcow2", "vmlinuz", "initrd.img")
 _CACHE = Path(
     os.environ.get("GNS3_COPILOT_TEST_CACHE")
@@ -161,6 +161,25 @@ def acceleration(build_dir: Path) -> Acceleration:
     """
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):
         return Acceleration("tcg", "/dev/kvm is missing or not usable by this user")
+    # the probe's answer, kept beside the build for this host kernel: each worker of a run (and
+    # each run) would otherwise wait its 20 s again
+    known = build_dir / f".accel-probe-{os.uname().release}"
+    if known.is_file() and known.read_text().strip() in ("kvm", "tcg"):
+        mode = known.read_text().strip()
+        return Acceleration(mode, "" if mode == "kvm" else f"{_NO_KVM} (probed before, {known})")
+    found = _probe_kvm(build_dir)
+    with contextlib.suppress(OSError):
+        known.write_text(found.mode)
+    return found
+
+
+_NO_KVM = (
+    f"KVM does not run the Debian kernel here (no kernel output in {KVM_PROBE_S:g}s "
+    "under -accel kvm)"
+)
+
+
+def _probe_kvm(build_dir: Path) -> Acceleration:
     command = [
         "qemu-system-x86_64", "-accel", "kvm", "-cpu", "host", "-m", "128", "-nographic",
         "-no-reboot", "-nic", "none", "-kernel", str(build_dir / "vmlinuz"),
@@ -182,11 +201,7 @@ def acceleration(build_dir: Path) -> Acceleration:
         probe.kill()
     if b"Linux version" in seen:
         return Acceleration("kvm")
-    return Acceleration(
-        "tcg",
-        f"KVM does not run the Debian kernel here (no kernel output in {KVM_PROBE_S:g}s "
-        "under -accel kvm)",
-    )
+    return Acceleration("tcg", _NO_KVM)
 
 
 def template_body(build_dir: Path, accel: Acceleration) -> dict[str, Any]:
