@@ -111,16 +111,16 @@ async def verify_routing(
     logins_of = {
         c.router: await logins(nodes[c.router]) if logins is not None else None for c in expected
     }
+    jobs = [
+        DeviceJob(
+            target_for_node(nodes[c.router], server_url),
+            (_command(nodes[c.router], NEIGHBORS), _command(nodes[c.router], ROUTES)),
+            credentials=logins_of[c.router],
+        )
+        for c in expected
+    ]
     deadline = time.monotonic() + wait_s
     while True:
-        jobs = [
-            DeviceJob(
-                target_for_node(nodes[c.router], server_url),
-                (_command(nodes[c.router], NEIGHBORS), _command(nodes[c.router], ROUTES)),
-                credentials=logins_of[c.router],
-            )
-            for c in expected
-        ]
         outcomes = await run_on_devices(jobs, options)
         results: list[tuple[str, bool]] = []
         for check, outcome in zip(expected, outcomes, strict=True):

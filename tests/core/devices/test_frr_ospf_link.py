@@ -40,6 +40,7 @@ from gns3_copilot_desktop.core.devices import (
     run_on_devices,
     target_for_node,
 )
+from gns3_copilot_desktop.core.devices.ping import ping_answered
 from gns3_copilot_desktop.core.devices.routing import ospf_neighbor_full, route_present
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
@@ -62,6 +63,7 @@ from tests.helpers.frr_router import (
     logged_in_client,
     template_login_access,
 )
+from tests.helpers.node_console import run_on_node
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio(loop_scope="module"), pytest.mark.slow]
 
@@ -155,15 +157,10 @@ class OspfLab:
 
     async def run(self, name: str, *commands: str) -> str:
         """Commands on a host's console."""
-        node = next(n for n in await self.client.list_nodes(self.project_id) if n.name == name)
-        [outcome] = await run_on_devices(
-            [DeviceJob(target_for_node(node, self.url), commands)], _options()
-        )
-        assert outcome.ok, outcome.error
-        return "\n".join(r.output for r in outcome.results)
+        return await run_on_node(self.client, self.project_id, name, commands, _options())
 
     async def reaches(self, name: str, address: str) -> bool:
-        return f"{address} icmp_seq=" in await self.run(name, f"ping {address} -c 2")
+        return ping_answered(await self.run(name, f"ping {address} -c 2"), address)
 
 
 ASKED: list[str] = []

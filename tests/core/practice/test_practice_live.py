@@ -21,13 +21,13 @@ import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
-from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.practice.catalog import load_catalog
 from gns3_copilot_desktop.core.practice.engine import PracticeEngine
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
 from gns3_copilot_desktop.core.sessions.export import export_json, export_markdown
 from tests.helpers.agent import ServiceFactory, collect
+from tests.helpers.node_console import run_on_node
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, two_linked_pcs
 
@@ -43,12 +43,7 @@ class PracticeLab:
     engine: PracticeEngine
 
     async def run(self, node_name: str, *commands: str) -> str:
-        node = next(n for n in await self.client.list_nodes(self.project_id) if n.name == node_name)
-        [outcome] = await run_on_devices(
-            [DeviceJob(target_for_node(node, self.client.base_url), tuple(commands))]
-        )
-        assert outcome.ok, outcome.error
-        return "\n".join(r.output for r in outcome.results)
+        return await run_on_node(self.client, self.project_id, node_name, commands)
 
     async def pings(self, src: str, dst: str) -> bool:
         address = dst.split("/")[0]

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.practice.task import TaskFileError, parse_task
 from gns3_copilot_desktop.core.practice.task_checks import TaskRunner, score
+from tests.helpers.node_console import run_on_node
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, two_linked_pcs
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow]
@@ -60,12 +60,7 @@ class TaskLab:
     runner: TaskRunner
 
     async def run(self, name: str, *commands: str) -> str:
-        node = next(n for n in await self.client.list_nodes(self.project_id) if n.name == name)
-        [outcome] = await run_on_devices(
-            [DeviceJob(target_for_node(node, self.client.base_url), commands)]
-        )
-        assert outcome.ok, outcome.error
-        return "\n".join(r.output for r in outcome.results)
+        return await run_on_node(self.client, self.project_id, name, commands)
 
     async def node_id(self, name: str) -> str:
         nodes = await self.client.list_nodes(self.project_id)
