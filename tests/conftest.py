@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -170,14 +171,25 @@ def _db_worker_threads() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if "_connection_worker_thread" in t.name}
 
 
+# With GNS3_COPILOT_TEST_TIMELINE=<dir>, each worker writes when each of its tests started and
+# ended (setup to teardown) to <dir>/<worker>.tsv; tests/tools/timeline.py shows the run's tail.
+_TIMELINE = os.environ.get("GNS3_COPILOT_TEST_TIMELINE")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> object:
     """Name the tests that leave an aiosqlite connection open (its thread keeps the process up)."""
     before = _db_worker_threads()
+    started = time.time()
     yield
     leaked = [t for t in _db_worker_threads() - before if t.is_alive()]
     if leaked:
         _LEAKED_DB_THREADS.append(f"{item.nodeid}: {len(leaked)} connection(s)")
+    if _TIMELINE:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(os.path.join(_TIMELINE, f"{worker}.tsv"), "a", encoding="utf-8") as out:
+            group = worker_group(item.nodeid)
+            out.write(f"{started:.3f}\t{time.time():.3f}\t{group}\t{item.nodeid}\n")
     return None
 
 

@@ -343,11 +343,14 @@ async def _until_solved(lab: OspfLab, exercise_id: str) -> None:
 
 
 async def _round_trip(
-    lab: OspfLab, fault_id: str, tag: str, *, one_check: bool = False
+    lab: OspfLab, fault_id: str, tag: str, *, one_check: bool = False, again: bool = False
 ) -> InjectedFault:
     """One catalog fault on a router: injected, its checks failing (``one_check``: its only
-    check), the learner's fix typed on the router's shell, passing; injected again, given up and
-    restored. Returns the fault as the engine bound it."""
+    check), the learner's fix typed on the router's shell, passing; then given up and restored
+    over the fix (a learner who fixed part of it and gave up: the undo finds its own lines
+    applied, and the lab stays working). ``again``: then injected once more, given up and
+    restored while broken: the engine's undo is what fixes it. Returns the fault as the engine
+    bound it."""
     engine = lab.engine
     plan = await engine.prepare(f"fix-{tag}", difficulty="advanced", fault_ids=[fault_id])
     await engine.approve(plan.exercise_id)
@@ -363,11 +366,14 @@ async def _round_trip(
     await _run(target, *(_fill(line, fault.params) for line in undo))  # the learner's fix
     await _until_solved(lab, plan.exercise_id)
 
-    again = await engine.prepare(f"up-{tag}", difficulty="advanced", fault_ids=[fault_id])
-    await engine.approve(again.exercise_id)
-    assert not (await engine.check(again.exercise_id)).solved, fault_id
-    await engine.give_up(again.exercise_id)
-    assert await engine.restore(again.exercise_id) == [], fault_id
+    await engine.give_up(plan.exercise_id)
+    assert await engine.restore(plan.exercise_id) == [], fault_id
+    if again:
+        broken = await engine.prepare(f"up-{tag}", difficulty="advanced", fault_ids=[fault_id])
+        await engine.approve(broken.exercise_id)
+        assert not (await engine.check(broken.exercise_id)).solved, fault_id
+        await engine.give_up(broken.exercise_id)
+        assert await engine.restore(broken.exercise_id) == [], fault_id
     return fault
 
 
@@ -446,7 +452,8 @@ async def test_every_shell_fault_injected_failing_fixed_passing_given_up_and_res
     for number, fault_id in enumerate(SHELL_ROUND_TRIP):
         # the next fault is bound once this one's checks pass again (`_round_trip`); the hosts'
         # pings across the routers, which wait for OSPF, are read once at the end
-        await _round_trip(lab, fault_id, f"shell-{number}")
+        # one of them is also given up while broken: the engine's own undo repairs it
+        await _round_trip(lab, fault_id, f"shell-{number}", again=fault_id == "linux-wrong-address")
     await _hosts_reach_each_other(lab)
     # a host's console never asks for a login: the keyring and GNS3's templates are not read
     # for it at every check
