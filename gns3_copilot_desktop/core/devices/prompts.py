@@ -75,6 +75,10 @@ PAGER_RE = re.compile(
     r"(?i)(?:\s*-{1,3}\s*\(?more(?:\s*\d{1,3}%)?\)?\s*-{1,3}(?:\(\d{1,3}%\))?"
     r"|\s*<---\s*more\s*--->|\s*press any key to continue[^\n]*)\s*$"
 )
+# less(1), the pager of vtysh (``terminal length N``) and of many Linux tools: ":" between pages
+# and "(END)" (drawn over the line it stood on) at the end of the text.
+LESS_PAGE_RE = re.compile(r"^\s*:\s*$")
+LESS_END_RE = re.compile(r"\(END\)")
 VPCS_BANNER_RE = re.compile(r"(?i)virtual pc simulator|\bvpcs\b")
 # A device that is booting (or reloading): firmware, boot loader and kernel lines. Seeing one, the
 # console waits for the end of the boot instead of giving up after the login timeout.
@@ -152,6 +156,19 @@ def match_prompt(line: str, kind: DeviceKind = DeviceKind.AUTO) -> Prompt | None
     return None
 
 
+def pager_key(line: str) -> str | None:
+    """The key a pager on `line` (visible text of the last line) waits for: a space for the next
+    page; ``q`` where less(1) waits at the end of the text (it stays there, the console with it,
+    until told to quit); None when the line is no pager."""
+    if len(line.strip()) >= 60:
+        return None
+    if LESS_END_RE.search(line):
+        return "q"
+    if PAGER_RE.search(line) or LESS_PAGE_RE.match(line):
+        return " "
+    return None
+
+
 def is_pager(line: str) -> bool:
     """Whether `line` (visible text of the last line) is a pager waiting for a key."""
-    return bool(PAGER_RE.search(line)) and len(line.strip()) < 60
+    return pager_key(line) is not None

@@ -25,8 +25,8 @@ from gns3_copilot_desktop.core.devices.console_data import (
 from gns3_copilot_desktop.core.devices.policy import console_bytes
 from gns3_copilot_desktop.core.devices.prompts import (
     confirmation_reply,
-    is_pager,
     match_prompt,
+    pager_key,
 )
 from gns3_copilot_desktop.core.devices.recognize import ConsoleEvent, classify
 from gns3_copilot_desktop.core.devices.terminal import last_line, screen_text
@@ -61,6 +61,8 @@ class TelnetSession:
         self._writer: Any = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._carry = ""  # text read by a listening `_wait` that ended without an event
+        self.pager_keys: list[str] = []
+        """The keys sent to pagers in this session, in order (" ": a page turned, "q": quit)."""
         self.transcript = Transcript(
             target.name,
             (self._creds.username, self._creds.password, self._creds.enable_secret),
@@ -137,9 +139,11 @@ class TelnetSession:
         raw, state, self._carry = self._carry, _ReadState(), ""
         while True:
             line = last_line(raw)
-            if is_pager(line) and state.pages < self._options.max_pages:
+            key = pager_key(line) if state.pages < self._options.max_pages else None
+            if key is not None:
                 raw, state.pages = raw[: raw.rfind("\n") + 1], state.pages + 1
-                self._writer.write(b" ")
+                self._writer.write(key.encode("ascii"))
+                self.pager_keys.append(key)
                 continue
             event = classify(raw, line, self._kind, login=login, echo=echo)
             if event is not None:

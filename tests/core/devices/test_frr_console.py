@@ -108,3 +108,35 @@ async def test_a_ping_vtysh_never_ends_is_stopped_and_the_console_goes_on(
     assert ping_answered(ping.output, "127.0.0.1"), ping.output
     assert "packets transmitted" in ping.output, ping.output  # the summary ping prints on ^C
     assert "FRRouting 8.4" in after.output and after.error is None, after.output
+
+
+async def test_a_real_pager_is_answered_and_the_output_is_whole(frr_router: FrrRouter) -> None:
+    """vtysh pages through its pager once told ``terminal paginate`` (FRR 8.4 ignores
+    ``terminal length``: it says so with a ``%`` line): each page is turned, the pager that waits
+    at ``(END)`` is quit, and the whole output comes back without the pager's prompts."""
+    async with DeviceConsole(frr_router.target, frr_router.credentials, frr_router.options) as con:
+        whole = await con.run_command("show interface")  # vtysh does not page by default
+        unpaged = list(con.pager_keys)
+        try:
+            deprecated = await con.run_command("terminal length 5")
+            paginate = await con.run_command("terminal paginate")
+            paged = await con.run_command("show interface")
+        finally:
+            await con.run_command("no terminal paginate")  # the pager off again, as it was
+        zero = await con.run_command("terminal length 0")  # a no-op here, and silent
+        after = await con.run_command("show version")
+        seen = con.transcript.text()
+    assert deprecated.error is not None and "deprecated" in deprecated.output, deprecated.output
+    assert paginate.error is None and zero.error is None, (paginate.output, zero.output)
+    lines = [line.rstrip() for line in whole.output.splitlines() if line.strip()]
+    assert len(lines) > 30, whole.output  # more than a screen
+    assert [line.rstrip() for line in paged.output.splitlines() if line.strip()] == lines, (
+        paged.output
+    )
+    # pages turned with a space, and the pager that waits at the end of the text quit with q
+    assert unpaged == [] and con.pager_keys[0] == " " and con.pager_keys[-1] == "q", (
+        con.pager_keys,
+        seen[-3000:],
+    )
+    assert "(END)" not in paged.output and "More" not in paged.output, paged.output
+    assert "FRRouting 8.4" in after.output and after.error is None, after.output

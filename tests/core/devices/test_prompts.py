@@ -9,6 +9,7 @@ from gns3_copilot_desktop.core.devices.prompts import (
     PromptMode,
     is_pager,
     match_prompt,
+    pager_key,
 )
 from gns3_copilot_desktop.core.devices.terminal import last_line, screen_text
 
@@ -58,6 +59,21 @@ def test_ios_config_context_and_kind_hints() -> None:
 )
 def test_pagers_are_recognised(line: str) -> None:
     assert is_pager(line)
+    assert pager_key(line) == " "
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [(":", " "), (" : ", " "), ("(END)", "q"), ("(END)e--", "q"), ("lines 1-5/30 (END)", "q")],
+)
+def test_less_turns_pages_with_a_space_and_is_left_with_q_at_the_end(line: str, key: str) -> None:
+    # vtysh's pager with ``terminal length N``: it waits at "(END)" until told to quit
+    assert pager_key(line) == key
+
+
+@pytest.mark.parametrize("line", ["R1#", "Password:", "a: b", "user@r1:~$ ", "x" * 70 + "(END)"])
+def test_prompts_and_long_lines_are_no_pager(line: str) -> None:
+    assert pager_key(line) is None
 
 
 def test_screen_text_replays_erase_sequences_and_line_ends() -> None:
