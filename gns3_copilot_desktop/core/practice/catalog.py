@@ -31,7 +31,7 @@ PARAMETERS = frozenset(
         "wrong_address", "wrong_prefix", "wrong_mask", "wrong_gateway", "interface", "network",
         "wildcard", "next_hop", "ospf_process", "area", "wrong_area", "vlan", "wrong_vlan", "mtu",
         "asn", "wrong_asn", "neighbor", "neighbor_asn", "beyond", "beyond_node", "route",
-        "hello", "wrong_hello",
+        "hello", "wrong_hello", "wrong_mtu",
     }
 )  # fmt: skip
 """The placeholders the catalog may use."""

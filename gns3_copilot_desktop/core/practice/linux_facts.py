@@ -29,6 +29,8 @@ LINUX_READS = (
 
 FRR_HELLO_S = "10"
 """FRR's OSPF hello interval where the configuration sets none."""
+MIN_OSPF_MTU = 576
+"""The smallest MTU an IPv4 host must take: a fault never sets an interface's below it."""
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,14}")
 _AREA = re.compile(r"\d{1,10}|\d{1,3}(?:\.\d{1,3}){3}")
 _ASN = re.compile(r"\d{1,10}")
@@ -163,6 +165,11 @@ def linux_params(
             str(hello),
             str(hello * 2 + 1 if hello < 30000 else hello - 1),
         )
+        mtu = facts.mtus.get(interface, 0)
+        if mtu >= MIN_OSPF_MTU + 100:
+            # below the neighbour's (the link's own): this router refuses the neighbour's
+            # database descriptions as too large, and the adjacency stays in ExStart
+            params["wrong_mtu"] = str(mtu - 100)
     routes = sorted(facts.static.items())
     route = next((r for r, hop in routes if ipaddress.IPv4Address(hop) in here.network), None)
     if route is not None:

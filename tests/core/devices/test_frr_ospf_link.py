@@ -72,6 +72,7 @@ ROUND_TRIP = [
     "frr-ospf-area-mismatch",
     "frr-ospf-passive",
     "frr-ospf-hello-mismatch",
+    "frr-ospf-mtu-mismatch",
     "frr-static-route-missing",
     "frr-bgp-remote-as",
 ]
@@ -346,11 +347,10 @@ async def _round_trip(
     lab: OspfLab, fault_id: str, tag: str, *, one_check: bool = False, again: bool = False
 ) -> InjectedFault:
     """One catalog fault on a router: injected, its checks failing (``one_check``: its only
-    check), the learner's fix typed on the router's shell, passing; then given up and restored
-    over the fix (a learner who fixed part of it and gave up: the undo finds its own lines
-    applied, and the lab stays working). ``again``: then injected once more, given up and
-    restored while broken: the engine's undo is what fixes it. Returns the fault as the engine
-    bound it."""
+    check), the learner's fix typed on the router's shell, passing; then restored over the fix
+    (the fault's own undo lines, run by the engine, find the lab fixed and keep it working).
+    ``again``: then injected once more, given up and restored while broken: the engine's undo
+    is what repairs it. Returns the fault as the engine bound it."""
     engine = lab.engine
     plan = await engine.prepare(f"fix-{tag}", difficulty="advanced", fault_ids=[fault_id])
     await engine.approve(plan.exercise_id)
@@ -366,7 +366,6 @@ async def _round_trip(
     await _run(target, *(_fill(line, fault.params) for line in undo))  # the learner's fix
     await _until_solved(lab, plan.exercise_id)
 
-    await engine.give_up(plan.exercise_id)
     assert await engine.restore(plan.exercise_id) == [], fault_id
     if again:
         broken = await engine.prepare(f"up-{tag}", difficulty="advanced", fault_ids=[fault_id])
@@ -385,7 +384,8 @@ async def test_each_ospf_fault_breaks_the_adjacency_and_the_learners_fix_brings_
     for number, fault_id in enumerate(ROUND_TRIP):
         bgp = {"asn": "65001", "neighbor": "10.0.12.2"}
         await _until_working(lab.r1, fault_id, {"node": "R1", "route": "198.51.100.0/24", **bgp})
-        fault = await _round_trip(lab, fault_id, f"ospf-{number}", one_check=True)
+        again = fault_id == "frr-ospf-network-removed"  # vtysh's undo repairs a router
+        fault = await _round_trip(lab, fault_id, f"ospf-{number}", one_check=True, again=again)
         assert fault.params["interface"] == "eth0", fault
         target = lab.r1 if fault.node == "R1" else lab.r2
         await _until_working(target, fault_id, fault.params)

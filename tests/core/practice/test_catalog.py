@@ -36,7 +36,7 @@ def test_the_shipped_catalog_is_complete() -> None:
     from tests.core.devices.test_frr_ospf_link import ACROSS_THE_ROUTERS as ACROSS_A_ROUTER
     from tests.core.devices.test_frr_ospf_link import ROUND_TRIP as ON_OSPF
     from tests.core.devices.test_frr_ospf_link import SHELL_ROUND_TRIP as ON_A_SHELL
-    from tests.core.practice.test_practice_switched_live import ROUND_TRIP
+    from tests.core.practice.test_practice_round_trip_live import ROUND_TRIP
 
     tested = {f.id for f in catalog.faults if f.tested_end_to_end}
     assert tested == {*ROUND_TRIP, *ACROSS_A_ROUTER, *ON_A_SHELL, *ON_OSPF}

@@ -75,11 +75,13 @@ def test_the_shell_read_gives_interfaces_routes_ospf_and_bgp() -> None:
     assert (params["hello"], params["wrong_hello"]) == ("2", "5")
     assert (params["route"], params["next_hop"]) == ("203.0.113.0/24", "198.51.100.1")
     assert params["wrong_address"] == "198.51.101.254" and params["mtu"] == "9000"
+    assert params["wrong_mtu"] == "8900"  # below the link's: the neighbour's DBDs are refused
     assert (params["asn"], params["neighbor"], params["neighbor_asn"], params["wrong_asn"]) == (
         "65001", "198.51.100.1", "65002", "65003",
     )  # fmt: skip
     on_eth0 = linux_params("R1", facts, "eth0", others)
     assert "area" not in on_eth0 and "neighbor" not in on_eth0 and "hello" not in on_eth0
+    assert "wrong_mtu" not in on_eth0  # no OSPF on it: no adjacency for an MTU to stall
     assert on_eth0["peer"] == "PC1"
 
 

@@ -3,21 +3,17 @@
 SW1 (always on) joins PC1, PC2 and PC3 (192.0.2.1, .10, .20 /24). No node is ever stopped to
 practise: the statuses come from GNS3's own notification stream. A fault the device refuses
 is reported with the device's answer and nothing starts; a check whose device or link is gone,
-stopped or replaced cannot be checked, which is never a pass; every vpcs and link fault the lab
-can hold is injected, verified failing, fixed as a student would, verified passing, given up
-and restored.
+stopped or replaced cannot be checked, which is never a pass. Each test has a lab of its own;
+the catalog's faults go round on one lab in test_practice_round_trip_live.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import subprocess
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -25,112 +21,26 @@ import pytest_asyncio
 
 from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
-from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
-from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import LinkEnd
-from gns3_copilot_desktop.core.gns3.notifications import Backoff, WsTarget, stream_notifications
-from gns3_copilot_desktop.core.practice.engine import PracticeEngine
-from gns3_copilot_desktop.core.practice.store import ExerciseStore, PracticeError
+from gns3_copilot_desktop.core.practice.store import PracticeError
 from tests.helpers.agent import ServiceFactory, collect
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedToolCall, ScriptedTurn
-from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab, switched_pcs
+from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
+from tests.helpers.vpcs_lab.switched_practice import (
+    ADDRESSES,
+    SwitchedLab,
+    all_started,
+    switched_practice_lab,
+    until,
+)
 
 pytestmark = [pytest.mark.gns3, pytest.mark.asyncio, pytest.mark.slow, pytest.mark.spread]
-
-ADDRESSES = {"PC1": "192.0.2.1", "PC2": "192.0.2.10", "PC3": "192.0.2.20"}
-
-
-@dataclass
-class SwitchedLab:
-    client: Gns3Client
-    project_id: str
-    engine: PracticeEngine
-    statuses: list[tuple[str, str]] = field(default_factory=list)
-    """(node name, status) of every node.updated GNS3 sent while the test ran."""
-
-    async def node(self, name: str):  # type: ignore[no-untyped-def]
-        return next(n for n in await self.client.list_nodes(self.project_id) if n.name == name)
-
-    async def run(self, node_name: str, *commands: str) -> str:
-        node = await self.node(node_name)
-        [outcome] = await run_on_devices(
-            [DeviceJob(target_for_node(node, self.client.base_url), tuple(commands))]
-        )
-        assert outcome.ok, outcome.error
-        return "\n".join(r.output for r in outcome.results)
-
-    async def pings(self, src: str, dst: str, count: int = 2) -> bool:
-        output = await self.run(src, f"ping {ADDRESSES[dst]} -c {count}")
-        return f"{ADDRESSES[dst]} icmp_seq=" in output
-
-    async def address(self, gateway: str = "") -> None:
-        for name, address in ADDRESSES.items():
-            await self.run(name, f"ip {address}/24 {gateway}".strip(), "save")
-        await until(lambda: self.pings("PC1", "PC2"))
-
-    mark: int = 0
-
-    def stopped(self) -> list[str]:
-        """Nodes GNS3 reported not started since the test began (after the lab was up)."""
-        return [name for name, status in self.statuses[self.mark :] if status != "started"]
-
-
-async def until(condition, within: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    """Wait (bounded) until the lab answers as wanted: the server and devices are polled."""
-    async with asyncio.timeout(within):
-        while not await condition():  # noqa: ASYNC110 - a remote state, no event to wait on
-            await asyncio.sleep(0.5)
 
 
 @pytest_asyncio.fixture
 async def switched_lab(gns3_vpcs_lab: Gns3VpcsLab, tmp_path: Path) -> AsyncIterator[SwitchedLab]:
-    async with switched_pcs(gns3_vpcs_lab, f"practice-{time.monotonic_ns()}") as (
-        client,
-        pid,
-        pcs,
-        _switch,
-    ):
-        engine = PracticeEngine(
-            client, pid, ExerciseStore(tmp_path / "practice.db", os.urandom(32))
-        )
-        engine.recheck_delay_s = 1.0
-        lab = SwitchedLab(client, pid, engine)
-        target = WsTarget(
-            client.base_url, f"/v3/projects/{pid}/notifications/ws", lambda: client.token
-        )
-
-        async def listen() -> None:
-            async for note in stream_notifications(target, Backoff()):
-                if note.action == "node.updated" and "status" in note.event:
-                    lab.statuses.append((str(note.event.get("name")), str(note.event["status"])))
-
-        listener = asyncio.create_task(listen())
-        await asyncio.sleep(0.5)  # the websocket is up before the hosts start
-        for pc in pcs:
-            await client.start_node(pid, pc.node_id)
-        await until(lambda: _all_started(client, pid), within=60)
-        await lab.address()
-        # the stream is live: it told each host's start
-        await until(lambda: _async({"PC1", "PC2", "PC3"} <= {n for n, _ in lab.statuses}))
-        lab.mark = len(lab.statuses)
-        try:
-            yield lab
-        finally:
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
-
-
-async def _async(value: bool) -> bool:
-    return value
-
-
-async def _all_started(client: Gns3Client, pid: str) -> bool:
-    return all(n.status == "started" for n in await client.list_nodes(pid))
-
-
-def _link_of(lab_links, a: str, b: str, ids: dict[str, str]):  # type: ignore[no-untyped-def]
-    return next(link for link in lab_links if {e.node_id for e in link.nodes} == {ids[a], ids[b]})
+    async with switched_practice_lab(gns3_vpcs_lab, tmp_path / "practice.db") as lab:
+        yield lab
 
 
 async def test_starts_on_a_lab_with_a_switch_without_stopping_a_node(
@@ -252,7 +162,7 @@ async def test_a_reload_of_the_faulty_host_does_not_fix_it(switched_lab: Switche
     await engine.approve(plan.exercise_id)
     for name in ADDRESSES:
         await lab.client.reload_node(pid, (await lab.node(name)).node_id)
-    await until(lambda: _all_started(lab.client, pid), within=60)
+    await until(lambda: all_started(lab.client, pid), within=60)
     # every host answers its console again with its saved address before the check
     for name in ADDRESSES:
         await until(lambda n=name: _async_console(lab, n), within=60)
@@ -275,93 +185,23 @@ async def test_restoring_an_old_snapshot_is_not_a_pass(switched_lab: SwitchedLab
     await until(lambda: _none_running(lab))
     snapshot = await lab.client.create_snapshot(pid, "the student's own")
     await lab.client.start_all_nodes(pid)
-    await until(lambda: _all_started(lab.client, pid), within=60)
+    await until(lambda: all_started(lab.client, pid), within=60)
     await until(lambda: lab.pings("PC1", "PC2"))
     plan = await engine.prepare("s1", difficulty="intermediate", fault_ids=["vpcs-wrong-mask"])
     await engine.approve(plan.exercise_id)
 
     await lab.client.restore_snapshot(pid, snapshot.snapshot_id)
     await lab.client.start_all_nodes(pid)
-    await until(lambda: _all_started(lab.client, pid), within=60)
+    await until(lambda: all_started(lab.client, pid), within=60)
     await until(lambda: lab.pings("PC1", "PC2"))  # the lab works again, by the snapshot
     report = await engine.check(plan.exercise_id)
     assert not report.solved
     assert {c.state for c in report.checks} == {"cannot_check"}
 
 
-async def _power_hosts(lab: SwitchedLab, action: str) -> None:
-    """Start or stop the VPCS hosts one by one (the switch is always on)."""
-    for node in await lab.client.list_nodes(lab.project_id):
-        if node.node_type == "vpcs" and action == "start":
-            await lab.client.start_node(lab.project_id, node.node_id)
-        elif node.node_type == "vpcs":
-            await lab.client.stop_node(lab.project_id, node.node_id)
-
-
 async def _none_running(lab: SwitchedLab) -> bool:
     nodes = await lab.client.list_nodes(lab.project_id)
     return all(n.status == "stopped" for n in nodes if n.node_type == "vpcs")
-
-
-ROUND_TRIP = [
-    # not here: vpcs-no-address (Debian's VPCS 0.5b2 behind the lab's version double sets MTU 0
-    # on "clear ip" and its process dies on the next ping) and vpcs-wrong-gateway (no router in
-    # this lab, so no host beyond a gateway: it goes round on test_frr_ospf_link's lab).
-    "vpcs-wrong-address",
-    "vpcs-wrong-mask",
-    "vpcs-duplicate-address",
-    "link-suspended",
-    "link-heavy-loss",
-    "link-light-loss",
-    "link-delay",
-    "link-corrupt",
-    "link-every-third",
-    "link-bpf-icmp",
-]
-MEASURED_ON_PACKETS = {"link-suspended", "link-heavy-loss", "link-delay", "link-every-third",
-                       "link-bpf-icmp"}  # fmt: skip
-"""Link faults whose packet check fails every time (loss of 15 % or corruption may let a few
-pings through)."""
-
-
-@pytest.mark.parametrize("fault_id", ROUND_TRIP)
-async def test_each_fault_injected_failing_fixed_passing_then_given_up_and_restored(
-    switched_lab: SwitchedLab, fault_id: str
-) -> None:
-    lab, engine = switched_lab, switched_lab.engine
-    difficulty = engine._catalog.get(fault_id).difficulty
-    plan = await engine.prepare("s1", difficulty=difficulty, fault_ids=[fault_id])
-    await engine.approve(plan.exercise_id)
-    report = await engine.check(plan.exercise_id)
-    assert not report.solved
-    assert "cannot_check" not in {c.state for c in report.checks}
-    assert "failed" in {c.state for c in report.checks}
-    if fault_id in MEASURED_ON_PACKETS:  # the packet check, not only the link's API state
-        assert report.checks[-1].state == "failed", report.checks
-
-    await _fix_as_a_student(lab, fault_id)
-    report = await engine.check(plan.exercise_id)
-    assert report.solved, report.checks
-
-    again = await engine.prepare("s2", difficulty=difficulty, fault_ids=[fault_id])
-    await engine.approve(again.exercise_id)
-    assert not (await engine.check(again.exercise_id)).solved
-    await engine.give_up(again.exercise_id)
-    assert await engine.restore(again.exercise_id) == []
-    await until(lambda: lab.pings("PC1", "PC2", count=3), within=20)
-    assert lab.stopped() == []
-
-
-async def _fix_as_a_student(lab: SwitchedLab, fault_id: str) -> None:
-    if fault_id.startswith("vpcs-"):
-        await lab.run("PC1", "ip 192.0.2.1/24")
-        return
-    pc1 = await lab.node("PC1")
-    [link] = await lab.client.node_links(lab.project_id, pc1.node_id)
-    if link.suspend:
-        await lab.client.update_link(lab.project_id, link.link_id, suspend=False)
-    else:
-        await lab.client.update_link(lab.project_id, link.link_id, filters={})
 
 
 async def _answer_is_nowhere_in_clear(lab: SwitchedLab, fault_id: str) -> None:
