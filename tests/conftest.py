@@ -52,6 +52,17 @@ SHARED_FIXTURE_GROUPS = {
     "postgres_server": "postgresql",
 }
 LONG_GROUPS = ("frr-lab", "local-model", "frr-router", "postgresql")
+FIRST = (
+    "tests/core/practice/test_practice_round_trip_live.py",  # ~330 s, mostly waiting on pings
+    "frr-lab",  # ~330 s, two emulated routers booting first
+    "tests/service/test_classroom_live.py",  # ~250 s
+    "postgresql",  # ~170 s
+    "local-model",  # ~210 s, a core while it answers
+    "frr-router",  # ~150 s, a router booting
+)
+"""The longest groups, handed out in this order: the first four start at once, one a worker,
+and the next four are queued behind them (pytest-xdist gives each worker two groups at the
+start), so the local model and the session's router do not boot beside the lab's routers."""
 CPU_GROUPS = ("local-model", "frr-router", "frr-lab")
 CPU_GROUP_TIMEOUT_S = 480
 LONG_FILES = ("test_bundle.py", "_live.py")
@@ -87,15 +98,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         def _split_scope(self, nodeid: str) -> str:
             return worker_group(nodeid)
 
+    # the groups go out in the order collected (below), not by their number of tests
+    config.option.loadscopereorder = False
     return ByGroup(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest groups first: the scheduler hands groups out in the order their tests were
-    collected, and a long group that starts last is the run's tail. The local model and the
-    router's boots also take a core each: started early they share the cores with tests that
-    mostly wait on consoles."""
-    items.sort(key=lambda item: not _long(item))
+    """The longest groups first (`FIRST`, then the other live files): the scheduler hands groups
+    out in the order their tests were collected, and a long group that starts last is the run's
+    tail."""
+    items.sort(key=_order)
     for item in items:
         # the local model and the router's boots compete for the two cores with the other
         # workers: their hang guard is longer than the suite's 180 s (a guard, not a target)
@@ -103,8 +115,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(CPU_GROUP_TIMEOUT_S))
 
 
-def _long(item: pytest.Item) -> bool:
-    return worker_group(item.nodeid) in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
+def _order(item: pytest.Item) -> int:
+    group = worker_group(item.nodeid)
+    if group in FIRST:
+        return FIRST.index(group)
+    long = group in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
+    return len(FIRST) + (0 if long else 1)
 
 
 @pytest.hookimpl(hookwrapper=True)
