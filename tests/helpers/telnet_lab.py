@@ -408,6 +408,9 @@ class LinuxDevice(LabDevice):
     username: str = "user"
     password: str = "lab-linux"
     boot_s: float = 0.0  # kernel lines for this long before the login prompt (a node starting)
+    late_ctrl_c_echo: bool = False
+    """The tty's ``^C`` echo comes after ping's summary, glued to the next prompt (seen on the
+    real router's vtysh, one run in a few)."""
 
     def prompt(self) -> str:
         """The coloured bash prompt."""
@@ -450,10 +453,13 @@ class LinuxDevice(LabDevice):
             sent += 1
             io.write(f"64 bytes from {host}: icmp_seq={sent} ttl=64 time=0.05 ms\r\n")
             await asyncio.wait({stopped}, timeout=0.2)
+        echo = "^C\r\n" if not self.late_ctrl_c_echo else ""
         io.write(
-            f"^C\r\n--- {host} ping statistics ---\r\n"
+            f"{echo}--- {host} ping statistics ---\r\n"
             f"{sent} packets transmitted, {sent} received, 0% packet loss\r\n"
         )
+        if self.late_ctrl_c_echo:
+            io.write("^C")
 
     async def _ctrl_c(self, io: LabIO) -> None:
         while (key := await io.key()) != "\x03":

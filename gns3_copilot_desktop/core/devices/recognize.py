@@ -25,12 +25,19 @@ class ConsoleEvent:
     prompt: Prompt | None = None
 
 
+CTRL_C_ECHO = "^C"
+
+
 def classify(
     raw: str, line: str, kind: DeviceKind, *, login: bool, echo: str | None
 ) -> ConsoleEvent | None:
     """What the console waits for now, judged by its last ``line``: a prompt (once ``echo`` was
     echoed, when given) or, with ``login``, a login question; None while it is still talking."""
     prompt = match_prompt(line, kind)
+    if prompt is None and line.startswith(CTRL_C_ECHO):
+        # the tty echoes a Ctrl-C as "^C", and not always before what the program prints on
+        # it: after a stopped ping's summary, glued to the prompt that follows
+        prompt = match_prompt(line[len(CTRL_C_ECHO) :], kind)
     if prompt is not None and (echo is None or echo_seen(raw, echo)):
         return ConsoleEvent("prompt", raw, prompt)
     if not login:

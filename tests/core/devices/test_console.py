@@ -146,10 +146,12 @@ async def test_linux_login_and_commands(telnet_lab: TelnetLab) -> None:
     assert echo.prompt == "user@debian:~$ "
 
 
+@pytest.mark.parametrize("late_echo", [False, True])
 async def test_a_ping_without_a_count_is_stopped_and_the_next_command_runs(
-    telnet_lab: TelnetLab,
+    telnet_lab: TelnetLab, late_echo: bool
 ) -> None:
-    device = LinuxDevice()
+    # late_echo: "^C" lands after the summary, glued to the prompt ("^Cuser@debian:~$ ")
+    device = LinuxDevice(late_ctrl_c_echo=late_echo)
     running = await telnet_lab.start(device)
     options = ConsoleOptions(command_timeout=5, ping_stop_s=0.7)
     async with _console(running, DeviceCredentials("user", "lab-linux"), options) as console:
@@ -157,6 +159,7 @@ async def test_a_ping_without_a_count_is_stopped_and_the_next_command_runs(
     assert device.keys == ["^C"]  # nothing else was typed into the running ping
     assert 0.7 <= ping.elapsed_s < 5, ping.elapsed_s
     assert "10.0.0.2: icmp_seq=1" in ping.output and "packets transmitted" in ping.output
+    assert ping.output.endswith("0% packet loss"), ping.output  # no "^C" and no prompt in it
     assert ping.prompt == "user@debian:~$ "
     assert echo.output == "after"
     assert "^C" in console.transcript.text()

@@ -3,8 +3,9 @@
 One router (``frr_router``, session-scoped) serves these tests; its serial console is the GNS3
 telnet console. They cover the login that lands in vtysh, vtysh's prompts in every mode, a command
 vtysh refuses (``% Unknown command``) reported as that line's failure, and the round trip of a
-``show`` command. A router still booting is only covered by unit tests of the boot-output rule (see
-the module's note in the report: GNS3's console relay stops relaying after a reset here).
+``show`` command, a real pager, and a router that reloads while the console connects: the console
+waits through the kernel's boot lines for the login. The reload is the router's own (a reset from
+its shell), which GNS3's console relay carries through.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from gns3_copilot_desktop.core.errors import DeviceError
 from tests.helpers.frr_router import (
     _FACTS,
     BOOT_TIMEOUT_S,
+    ROUTER_PASSWORD,
     ROUTER_USER,
+    SHELL_USER,
     FrrRouter,
     log_out,
 )
@@ -140,3 +143,29 @@ async def test_a_real_pager_is_answered_and_the_output_is_whole(frr_router: FrrR
     )
     assert "(END)" not in paged.output and "More" not in paged.output, paged.output
     assert "FRRouting 8.4" in after.output and after.error is None, after.output
+
+
+async def test_a_router_reloading_is_waited_for_through_its_boot_then_logged_in(
+    frr_router: FrrRouter,
+) -> None:
+    """The router reloads (a reset from its own shell: the gate would never send one) and a
+    session connects at once: it reads the kernel's boot lines, waits for the login, logs in
+    to vtysh and runs its command."""
+    await log_out(frr_router)
+    root = DeviceCredentials(SHELL_USER, ROUTER_PASSWORD)
+    async with DeviceConsole(frr_router.target, root, frr_router.options) as shell:
+        synced = await shell.run_command("sync")
+        # typed on the session as an operator would: the gate refuses this line
+        shell._send("echo b > /proc/sysrq-trigger")
+        await shell._writer.drain()
+    assert synced.prompt.startswith("root@router"), synced
+    started = time.monotonic()
+    async with DeviceConsole(frr_router.target, frr_router.credentials, frr_router.options) as con:
+        waited = time.monotonic() - started
+        version = await con.run_command("show version")
+        seen = con.transcript.text()
+    _FACTS["a reload, reset to logged in"] = f"{waited:.0f} s"
+    assert "Linux version" in seen and "login:" in seen, seen[:2000]  # it saw the boot
+    assert con.prompt is None  # closed
+    assert version.prompt.rstrip() == "router#" and "FRRouting 8.4" in version.output
+    assert waited < BOOT_TIMEOUT_S
