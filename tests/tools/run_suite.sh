@@ -97,7 +97,9 @@ export GNS3_COPILOT_REQUIRE_SECRET_SERVICE=1
 echo "== pytest" >&2
 # Most of the suite waits on servers and consoles, not the CPU: several workers (pytest-xdist) share
 # the two cores. Tests are grouped by file, and by the costly fixture they share (the scheduler in
-# tests/conftest.py). Four workers on two cores: 786 s against 931 s with three, same commit, green.
+# tests/conftest.py, which also hands out the longest groups first). Four workers on two cores:
+# 755 s of pytest at 5057e46..7c2002e (five and six workers were no faster: the emulated routers
+# starve).
 WORKERS=${GNS3_COPILOT_TEST_WORKERS:-4}
 status=0
 dbus-run-session -- bash tests/tools/with_keyring.sh .venv/bin/python -m pytest --durations=30 \
