@@ -75,10 +75,12 @@ PAGER_RE = re.compile(
     r"(?i)(?:\s*-{1,3}\s*\(?more(?:\s*\d{1,3}%)?\)?\s*-{1,3}(?:\(\d{1,3}%\))?"
     r"|\s*<---\s*more\s*--->|\s*press any key to continue[^\n]*)\s*$"
 )
-# less(1), the pager of vtysh (``terminal length N``) and of many Linux tools: ":" between pages
-# and "(END)" (drawn over the line it stood on) at the end of the text.
+# less(1), the pager of vtysh (``terminal paginate``) and of many Linux tools: ":" between pages
+# and "(END)" at the start of the line at the end of the text (drawn over the pager prompt that
+# stood there, whose rest may show after it). Only there: a "q" answered to a device's own text
+# would wait in its input and spoil the next command.
 LESS_PAGE_RE = re.compile(r"^\s*:\s*$")
-LESS_END_RE = re.compile(r"\(END\)")
+LESS_END_RE = re.compile(r"^\s*(?:lines \d+-\d+(?:/\d+)?\s+)?\(END\)")
 VPCS_BANNER_RE = re.compile(r"(?i)virtual pc simulator|\bvpcs\b")
 # A device that is booting (or reloading): firmware, boot loader and kernel lines. Seeing one, the
 # console waits for the end of the boot instead of giving up after the login timeout.

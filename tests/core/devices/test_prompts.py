@@ -71,7 +71,9 @@ def test_less_turns_pages_with_a_space_and_is_left_with_q_at_the_end(line: str, 
     assert pager_key(line) == key
 
 
-@pytest.mark.parametrize("line", ["R1#", "Password:", "a: b", "user@r1:~$ ", "x" * 70 + "(END)"])
+@pytest.mark.parametrize(
+    "line", ["R1#", "Password:", "a: b", "user@r1:~$ ", "x" * 70 + "(END)", "banner (END)"]
+)
 def test_prompts_and_long_lines_are_no_pager(line: str) -> None:
     assert pager_key(line) is None
 
