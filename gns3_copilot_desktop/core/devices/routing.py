@@ -67,10 +67,12 @@ def ospf_neighbor_full(
 def bgp_established(output: str, neighbor: str) -> bool:
     """Whether ``show ip bgp summary`` shows the session with ``neighbor`` Established. Its line
     is ``Neighbor V AS MsgRcvd MsgSent TblVer InQ OutQ Up/Down State/PfxRcd ...`` (FRR and IOS):
-    the tenth column is the number of prefixes received when Established, the state's name
-    (Idle, Active, Connect, OpenSent, OpenConfirm, or FRR's ``(Policy)``) otherwise."""
+    the tenth column is the number of prefixes received when Established, or FRR's
+    ``(Policy)``: Established, with every prefix held back because an eBGP session has no
+    policy yet (``bgp ebgp-requires-policy``, FRR's default); the state's name (Idle, Active,
+    Connect, OpenSent, OpenConfirm) otherwise."""
     for line in output.splitlines():
         fields = line.split()
         if len(fields) >= 10 and fields[0] == neighbor:
-            return re.fullmatch(r"\d+", fields[9]) is not None
+            return re.fullmatch(r"\d+|\(Policy\)", fields[9]) is not None
     return False

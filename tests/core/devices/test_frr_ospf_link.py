@@ -41,7 +41,11 @@ from gns3_copilot_desktop.core.devices import (
     target_for_node,
 )
 from gns3_copilot_desktop.core.devices.ping import ping_answered
-from gns3_copilot_desktop.core.devices.routing import ospf_neighbor_full, route_present
+from gns3_copilot_desktop.core.devices.routing import (
+    bgp_established,
+    ospf_neighbor_full,
+    route_present,
+)
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.lab_plan.spec import LabSpec
@@ -298,7 +302,9 @@ async def _until_full(target: ConsoleTarget) -> str:
     raise AssertionError(f"no Full OSPF neighbour in {OSPF_FULL_TIMEOUT_S:.0f} s: {neighbours}")
 
 
-async def test_two_routers_over_a_qemu_link_reach_ospf_full(ospf_lab: OspfLab) -> None:
+async def test_two_routers_over_a_qemu_link_reach_ospf_full_and_bgp_established(
+    ospf_lab: OspfLab,
+) -> None:
     ta = ospf_lab.r1
     started = time.monotonic()
     neighbours = await _until_full(ta)
@@ -320,6 +326,16 @@ async def test_two_routers_over_a_qemu_link_reach_ospf_full(ospf_lab: OspfLab) -
     assert route_present(routes, "10.255.0.2/32"), routes  # the detail of one route
     assert condition_holds(PassCondition(ospf_full="any"), neighbours)
     assert condition_holds(PassCondition(route="10.255.0.2/32"), table)
+    # the eBGP session between the routers, as a trainer's check reads it
+    summary, started = "", time.monotonic()
+    while time.monotonic() - started < OSPF_FULL_TIMEOUT_S:
+        summary = await _vtysh(ta, "show ip bgp summary")
+        if bgp_established(summary, "10.0.12.2"):
+            break
+        await asyncio.sleep(2)  # the session comes up after its first connect: read again
+    assert bgp_established(summary, "10.0.12.2"), summary
+    assert not bgp_established(summary, "10.0.12.3"), summary  # no such neighbour
+    assert condition_holds(PassCondition(bgp_established="10.0.12.2"), summary)
 
 
 async def _until_working(target: ConsoleTarget, fault_id: str, params: dict[str, str]) -> None:

@@ -43,6 +43,7 @@ FRR_BGP = """\
 Neighbor     V    AS MsgRcvd MsgSent TblVer InQ OutQ  Up/Down State/PfxRcd PfxSnt Desc
 10.0.12.2    4 65002       6       6      0   0    0 00:02:13            1      2 N/A
 10.0.13.3    4 65003       0       0      0   0    0    never       Active      0 N/A
+10.0.14.4    4 65004       8      11      0   0    0 00:01:40     (Policy) (Policy) N/A
 """
 IOS_BGP = """\
 Neighbor        V           AS MsgRcvd MsgSent   TblVer  InQ OutQ Up/Down  State/PfxRcd
@@ -80,6 +81,8 @@ def test_an_ospf_neighbour_is_full_only_in_that_state() -> None:
 def test_a_bgp_session_is_established_when_it_counts_prefixes() -> None:
     assert bgp_established(FRR_BGP, "10.0.12.2")
     assert not bgp_established(FRR_BGP, "10.0.13.3"), "Active is not Established"
+    # FRR 8.4's eBGP without a policy: up 1:40, its prefixes held back (the real router's line)
+    assert bgp_established(FRR_BGP, "10.0.14.4")
     assert bgp_established(IOS_BGP, "10.0.12.2")
     assert not bgp_established(IOS_BGP, "10.0.14.4")
     assert not bgp_established(IOS_BGP, "10.0.99.9"), "an unknown neighbour"
