@@ -51,7 +51,6 @@ SHARED_FIXTURE_GROUPS = {
     "frr_template:": "frr-lab",  # the two-router lab's module (a worker registers its template)
     "postgres_server": "postgresql",
 }
-LONG_GROUPS = ("frr-lab", "local-model", "frr-router", "postgresql")
 FIRST = (
     "tests/core/practice/test_practice_round_trip_live.py",  # ~330 s, mostly waiting on pings
     "frr-lab",  # ~330 s, two emulated routers booting first
@@ -119,8 +118,7 @@ def _order(item: pytest.Item) -> int:
     group = worker_group(item.nodeid)
     if group in FIRST:
         return FIRST.index(group)
-    long = group in LONG_GROUPS or item.path.name.endswith(LONG_FILES)
-    return len(FIRST) + (0 if long else 1)
+    return len(FIRST) + (0 if item.path.name.endswith(LONG_FILES) else 1)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -169,8 +169,3 @@ def pager_key(line: str) -> str | None:
     if PAGER_RE.search(line) or LESS_PAGE_RE.match(line):
         return " "
     return None
-
-
-def is_pager(line: str) -> bool:
-    """Whether `line` (visible text of the last line) is a pager waiting for a key."""
-    return pager_key(line) is not None
