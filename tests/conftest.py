@@ -201,6 +201,7 @@ def pytest_runtest_protocol(item: pytest.Item) -> object:
         _LEAKED_DB_THREADS.append(f"{item.nodeid}: {len(leaked)} connection(s)")
     if _TIMELINE:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        os.makedirs(_TIMELINE, exist_ok=True)
         with open(os.path.join(_TIMELINE, f"{worker}.tsv"), "a", encoding="utf-8") as out:
             group = worker_group(item.nodeid)
             out.write(f"{started:.3f}\t{time.time():.3f}\t{group}\t{item.nodeid}\n")

@@ -76,3 +76,58 @@ def bgp_established(output: str, neighbor: str) -> bool:
         if len(fields) >= 10 and fields[0] == neighbor:
             return re.fullmatch(r"\d+|\(Policy\)", fields[9]) is not None
     return False
+
+
+_LEARNED = re.compile(r"^([OSBRDEi])[A-Za-z0-9>*+ ]{0,6}\s+([0-9.]+/\d{1,2})\s")
+"""A route line learned from a protocol or set statically (OSPF, static, BGP, RIP, EIGRP,
+IS-IS): its code, then its prefix."""
+
+
+def learned_routes(output: str) -> list[str]:
+    """The prefixes ``show ip route`` holds from a routing protocol or a static route, in
+    order, each once: what a working lab shows that a broken one may lose. A subnet the
+    router is attached to (``C``, ``L``, ``K``, or an OSPF line "directly connected") is left
+    out: it stays whatever the protocol does."""
+    found: list[str] = []
+    for line in output.splitlines():
+        match = _LEARNED.match(line)
+        if match is None or "directly connected" in line:
+            continue
+        try:
+            prefix = str(_prefix(match.group(2)))
+        except ValueError:
+            continue
+        if prefix not in found:
+            found.append(prefix)
+    return found
+
+
+def full_ospf_neighbors(output: str) -> list[str]:
+    """The router ids ``show ip ospf neighbor`` shows in the Full state, each once."""
+    found: list[str] = []
+    for line in output.splitlines():
+        fields = line.split()
+        if (
+            len(fields) >= 3
+            and re.fullmatch(r"\d+\.\d+\.\d+\.\d+", fields[0])
+            and fields[0] not in found
+            and ospf_neighbor_full(line, fields[0])
+        ):
+            found.append(fields[0])
+    return found
+
+
+def established_bgp_neighbors(output: str) -> list[str]:
+    """The neighbours whose session ``show ip bgp summary`` shows Established, each once."""
+    found: list[str] = []
+    for line in output.splitlines():
+        fields = line.split()
+        if not fields or fields[0] in found:
+            continue
+        try:
+            ipaddress.ip_address(fields[0])
+        except ValueError:
+            continue
+        if bgp_established(line, fields[0]):
+            found.append(fields[0])
+    return found

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from gns3_copilot_desktop.core.devices import (
     ConsoleOptions,
@@ -25,8 +25,10 @@ from gns3_copilot_desktop.core.practice.catalog import (
 )
 from gns3_copilot_desktop.core.practice.lab_facts import (
     ALWAYS_ON,
+    NO_LOGIN,
     RECHECK_DELAY_S,
     START_WAIT_S,
+    Logins,
 )
 from gns3_copilot_desktop.core.practice.store import (
     ExerciseRecord,
@@ -35,12 +37,6 @@ from gns3_copilot_desktop.core.practice.store import (
 )
 
 log = logging.getLogger(__name__)
-
-NO_LOGIN = ALWAYS_ON | {"vpcs"}
-"""Node types whose console never asks for a login."""
-
-Logins = Callable[[Node], Awaitable[DeviceCredentials | None]]
-"""The console login of a node (the user's saved console logins), None when it has none."""
 
 
 class _EngineBase:

@@ -16,7 +16,6 @@ from gns3_copilot_desktop.core.practice.catalog import (
 from gns3_copilot_desktop.core.practice.engine_lab import _LabReading
 from gns3_copilot_desktop.core.practice.lab_facts import (
     ALWAYS_ON,
-    NO_PACKET,
     START_WAIT_S,
     _Candidate,
     _fill,
@@ -26,6 +25,7 @@ from gns3_copilot_desktop.core.practice.lab_facts import (
     _public_title,
     _sealed,
 )
+from gns3_copilot_desktop.core.practice.link_steps import heal_link
 from gns3_copilot_desktop.core.practice.results import (
     CheckOutcome,
     CheckState,
@@ -133,15 +133,8 @@ class _Checking(_LabReading):
         return ("passed" if found != check.absent else "failed"), ""
 
     async def _heal_link(self, link_id: str) -> None:
-        """Make the compute forget a link's last filter once the API shows the link clean.
-
-        GNS3 3.0.6 applies a link's filters to a running node's ubridge only when there are
-        some: resuming a suspended link (or clearing its filters) leaves the old drop filter in
-        place, and traffic stays blocked although the API says the link is fine. Setting a
-        filter that matches no packet replaces the stale one; clearing it again leaves that
-        harmless filter behind and the API as the user left it."""
-        await self._client.update_link(self._project_id, link_id, filters={"bpf": [NO_PACKET]})
-        await self._client.update_link(self._project_id, link_id, filters={})
+        """Make the compute forget a cleared filter (`link_steps.heal_link`)."""
+        await heal_link(self._client, self._project_id, link_id)
 
     async def _failing(self, candidate: _Candidate) -> list[str]:
         """The titles of the candidate's checks the lab does not pass now."""

@@ -8,7 +8,6 @@ import asyncio
 import logging
 
 from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.gns3.models import Node
 from gns3_copilot_desktop.core.practice.catalog import (
     Steps,
 )
@@ -20,6 +19,7 @@ from gns3_copilot_desktop.core.practice.lab_facts import (
     _vpcs_summary,
     vpcs_address,
 )
+from gns3_copilot_desktop.core.practice.link_steps import set_link, unplugged
 from gns3_copilot_desktop.core.practice.store import (
     InjectedFault,
     PracticeError,
@@ -141,35 +141,17 @@ class _Injecting(_Checking):
         if node.node_type == "vpcs":
             commands += ("save",)
         job = await self._job(node, commands, [_fill(c, fault.params) for c in steps.config])
-        unplugged = await self._unplug(node) if steps.offline else []
-        try:
+        if steps.offline:
+            async with unplugged(self._client, self._project_id, node):
+                [outcome] = await self._run([job])
+        else:
             [outcome] = await self._run([job])
-        finally:
-            for link_id in unplugged:
-                await self._client.update_link(self._project_id, link_id, suspend=False)
-                await self._heal_link(link_id)
         if not outcome.ok or (outcome.config is not None and not outcome.config.ok):
             raise PracticeError(
                 f"The exercise could not be set up on {node.name}: {outcome.error or 'no answer'}"
             )
         return _device_answer(outcome, len(steps.console))
 
-    async def _unplug(self, node: Node) -> list[str]:
-        """Suspend the node's links that carry traffic now; their ids, to resume after."""
-        links = [
-            link
-            for link in await self._client.node_links(self._project_id, node.node_id)
-            if not link.suspend
-        ]
-        for link in links:
-            await self._client.update_link(self._project_id, link.link_id, suspend=True)
-        return [link.link_id for link in links]
-
     async def _set_link(self, link_id: str, steps: Steps) -> None:
-        action = steps.link
-        assert action is not None
-        await self._client.update_link(
-            self._project_id, link_id, suspend=action.suspend, filters=action.filters
-        )
-        if action.suspend is False or action.filters == {}:
-            await self._heal_link(link_id)
+        assert steps.link is not None
+        await set_link(self._client, self._project_id, link_id, steps.link)

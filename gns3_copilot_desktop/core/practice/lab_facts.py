@@ -8,10 +8,10 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from gns3_copilot_desktop.core.devices import DeviceOutcome
+from gns3_copilot_desktop.core.devices import DeviceCredentials, DeviceOutcome
 from gns3_copilot_desktop.core.devices.ping import ping_answered, ping_loss, ping_times
 from gns3_copilot_desktop.core.gns3.archive_check import (
     ArchiveLimits,
@@ -64,6 +64,12 @@ ALWAYS_ON = frozenset(
 )
 """Node types GNS3 reports as started and never stops: they are not powered or waited on."""
 
+NO_LOGIN = ALWAYS_ON | {"vpcs"}
+"""Node types whose console never asks for a login."""
+
+Logins = Callable[[Node], Awaitable[DeviceCredentials | None]]
+"""The console login of a node (the user's saved console logins), None when it has none."""
+
 
 HINT_COST = 15
 
@@ -72,10 +78,6 @@ START_WAIT_S = 120.0
 
 
 RECHECK_DELAY_S = 3.0
-
-
-NO_PACKET = "len < 1"
-"""A BPF filter that matches no frame (see `PracticeEngine._heal_link`)."""
 
 
 @dataclass

@@ -176,8 +176,9 @@ class TaskCheck(_Strict):
 
 
 class TaskFault(_Strict):
-    """A fault to inject: a catalog fault on a device (its parameters filled by the practice
-    engine from the lab), or the trainer's own lines with the lines that undo them."""
+    """A fault to inject: a catalog fault on a device (its placeholders filled from
+    ``params``), a catalog link fault on the one link between ``device`` and ``params.peer``,
+    or the trainer's own lines with the lines that undo them."""
 
     device: str = Field(pattern=NAME_PATTERN)
     catalog: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{2,60}$")
@@ -201,9 +202,16 @@ class TaskFault(_Strict):
         if self.catalog is not None:
             if self.inject or self.undo:
                 raise ValueError("a catalog fault takes its steps from the catalog: no inject/undo")
-            known = {f.id for f in load_catalog().faults}
+            known = {f.id: f for f in load_catalog().faults}
             if self.catalog not in known:
                 raise ValueError(f"no fault {self.catalog!r} in the app's catalog")
+            if known[self.catalog].applies_to == ["link"]:
+                peer = self.params.get("peer", "")
+                if not re.fullmatch(NAME_PATTERN, peer) or peer == self.device:
+                    raise ValueError(
+                        f"{self.catalog!r} changes a link: name the device at its other end "
+                        'in params, as peer = "SW1"'
+                    )
         elif not (self.inject and self.undo):
             raise ValueError("a fault of your own needs both 'inject' and 'undo' lines")
         elif self.params:

@@ -1,9 +1,12 @@
 """Writing a task from a working lab ("Save this lab as a task…"): the checks the lab passes now,
 proposed for the trainer to pick, and the task file written from the trainer's choices.
 
-Proposals come from what the running hosts say and do now, never from a guess: each started
-VPCS host's address (``show ip``), and the pings that succeed now (to the other hosts of its
-subnet and to its gateway). A proposal the lab fails now is not offered. The file is written in
+Proposals come from what the running devices say and do now, never from a guess: each started
+VPCS host's address (``show ip``), the pings that succeed now (to the other hosts of its
+subnet and to its gateway), and on each started router whose console the user saved a login
+for (or that needs none) the routing it shows: the routes a protocol or a static route
+brought, the OSPF neighbours Full, the BGP sessions Established. A proposal the lab fails now
+is not offered. The file is written in
 TOML that `task.parse_task` reads back into the same task (the editor proves it before saving).
 """
 
@@ -17,14 +20,28 @@ from dataclasses import dataclass, field
 from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices, target_for_node
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions
 from gns3_copilot_desktop.core.devices.ping import ping_loss
+from gns3_copilot_desktop.core.devices.routing import (
+    established_bgp_neighbors,
+    full_ospf_neighbors,
+    learned_routes,
+)
 from gns3_copilot_desktop.core.gns3 import Gns3Client
-from gns3_copilot_desktop.core.practice.lab_facts import vpcs_address
+from gns3_copilot_desktop.core.practice.lab_facts import Logins, vpcs_address
 from gns3_copilot_desktop.core.practice.task import TaskCheck, TaskFault
 
 MAX_PINGS = 8
 """Proposed pings at most: a class lab of many hosts gets a sample, not every pair."""
+MAX_ROUTING = 6
+"""Proposed routing checks per router at most."""
 ADDRESS_POINTS = 10
 PING_POINTS = 20
+ROUTING_POINTS = 20
+ROUTING_WAIT_S, ROUTING_RETRIES = 5.0, 4
+"""A routing check is read again for 20 s: a protocol converges after a fix."""
+ROUTER_TYPES = frozenset({"qemu", "dynamips", "iou"})
+"""Node types whose console is a router's CLI (vtysh or IOS): a Docker image's is a shell,
+where ``vtysh -c`` is not a plain read a check may run."""
+ROUTER_READS = ("show ip route", "show ip ospf neighbor", "show ip bgp summary")
 
 
 @dataclass(frozen=True)
@@ -74,10 +91,86 @@ async def lab_hosts(
 
 
 async def propose_checks(
-    client: Gns3Client, project_id: str, options: ConsoleOptions | None = None
+    client: Gns3Client,
+    project_id: str,
+    options: ConsoleOptions | None = None,
+    logins: Logins | None = None,
 ) -> list[TaskCheck]:
-    """The checks this lab passes now: each host keeps its address, and the pings that work
-    (host to host in a subnet, host to its gateway), at most `MAX_PINGS` of them."""
+    """The checks this lab passes now: each host keeps its address, the pings that work
+    (host to host in a subnet, host to its gateway), at most `MAX_PINGS` of them, and each
+    router's routing (`router_checks`)."""
+    checks = await _host_checks(client, project_id, options)
+    return checks + await router_checks(client, project_id, options, logins)
+
+
+async def router_checks(
+    client: Gns3Client,
+    project_id: str,
+    options: ConsoleOptions | None = None,
+    logins: Logins | None = None,
+) -> list[TaskCheck]:
+    """On each started router: the learned routes, OSPF neighbours Full and BGP sessions
+    Established it shows now, at most `MAX_ROUTING` each. A router that asks for a login the
+    user never saved is not typed at (``logins`` None or answering None: skipped)."""
+    routers = sorted(
+        (
+            n
+            for n in await client.list_nodes(project_id)
+            if n.node_type in ROUTER_TYPES and n.status == "started"
+        ),
+        key=lambda n: n.name,
+    )
+    jobs: list[DeviceJob] = []
+    names: list[str] = []
+    for node in routers:
+        login = await logins(node) if logins is not None else None
+        if login is None:
+            continue
+        jobs.append(
+            DeviceJob(target_for_node(node, client.base_url), ROUTER_READS, credentials=login)
+        )
+        names.append(node.name)
+    checks: list[TaskCheck] = []
+    for name, outcome in zip(names, await run_on_devices(jobs, options), strict=True):
+        if not outcome.ok or len(outcome.results) != len(ROUTER_READS):
+            continue
+        routes, neighbors, bgp = (r.output for r in outcome.results)
+        found = [
+            (f"{name} has a route to {p}", ROUTER_READS[0], {"route": p})
+            for p in learned_routes(routes)[:MAX_ROUTING]
+        ]
+        found += [
+            (f"{name}'s OSPF neighbour {n} is Full", ROUTER_READS[1], {"ospf_full": n})
+            for n in full_ospf_neighbors(neighbors)[:MAX_ROUTING]
+        ]
+        found += [
+            (
+                f"{name}'s BGP session with {n} is Established",
+                ROUTER_READS[2],
+                {"bgp_established": n},
+            )
+            for n in established_bgp_neighbors(bgp)[:MAX_ROUTING]
+        ]
+        checks += [
+            TaskCheck.model_validate(
+                {
+                    "title": title,
+                    "device": name,
+                    "command": command,
+                    "pass": passes,
+                    "points": ROUTING_POINTS,
+                    "wait_s": ROUTING_WAIT_S,
+                    "retries": ROUTING_RETRIES,
+                }
+            )
+            for title, command, passes in found
+        ]
+    return checks
+
+
+async def _host_checks(
+    client: Gns3Client, project_id: str, options: ConsoleOptions | None
+) -> list[TaskCheck]:
     hosts = await lab_hosts(client, project_id, options)
     checks = [
         _check(

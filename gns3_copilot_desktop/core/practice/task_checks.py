@@ -26,8 +26,9 @@ from gns3_copilot_desktop.core.devices.routing import (
 from gns3_copilot_desktop.core.devices.targets import target_for_node
 from gns3_copilot_desktop.core.gns3 import Gns3Client
 from gns3_copilot_desktop.core.gns3.models import Node
-from gns3_copilot_desktop.core.practice.catalog import load_catalog
-from gns3_copilot_desktop.core.practice.lab_facts import PLATFORM_OF_NODE_TYPE
+from gns3_copilot_desktop.core.practice.catalog import LinkAction, Steps, load_catalog
+from gns3_copilot_desktop.core.practice.lab_facts import NO_LOGIN, PLATFORM_OF_NODE_TYPE, Logins
+from gns3_copilot_desktop.core.practice.link_steps import links_between, set_link, unplugged
 from gns3_copilot_desktop.core.practice.task import (
     PassCondition,
     Task,
@@ -103,11 +104,13 @@ class TaskRunner:
         server_url: str,
         *,
         options: ConsoleOptions | None = None,
+        logins: Logins | None = None,
     ) -> None:
         self._client = client
         self._project_id = project_id
         self._server_url = server_url
         self._options = options
+        self._logins = logins
 
     async def check(self, task: Task) -> list[CheckResult]:
         """Every check of the task, in order (each device's own retries)."""
@@ -179,7 +182,7 @@ class TaskRunner:
             return "cannot-check", f"{check.device} is not in the lab any more"
         if node.status != "started":
             return "cannot-check", f"{check.device} is {node.status or 'not running'}"
-        job = DeviceJob(target_for_node(node, self._server_url), (check.command,))
+        job = await self._job(node, (check.command,))
         [outcome] = await run_on_devices([job], self._options)
         if not outcome.ok or not outcome.results:
             return "cannot-check", f"{check.device} did not answer: {outcome.error or 'no output'}"
@@ -188,49 +191,99 @@ class TaskRunner:
             return "pass", "passed"
         return "fail", f"{check.passes.describe()}: not so on {check.device}"
 
+    async def _job(
+        self, node: Node, commands: Sequence[str], config: Sequence[str] = ()
+    ) -> DeviceJob:
+        """A console job on ``node``, logged in with its saved console login (a router's
+        console asks for one; a VPCS or a switch never does, so none is looked up)."""
+        login = None
+        if self._logins is not None and node.node_type not in NO_LOGIN:
+            login = await self._logins(node)
+        return DeviceJob(
+            target_for_node(node, self._server_url),
+            tuple(commands),
+            tuple(config),
+            credentials=login,
+        )
+
     async def _steps(self, faults: Sequence[TaskFault], which: Literal["inject", "undo"]) -> None:
         nodes = await self._nodes()
         for fault in faults:
             node = nodes.get(fault.device)
+            steps = catalog_entry_steps(fault, which, node.node_type if node else "")
+            if steps is not None and steps.link is not None:
+                await self._link_step(fault, steps.link, which, nodes)
+                continue
             if node is None or node.status != "started":
                 raise TaskFileError(
                     f"cannot {which} on {fault.device}: "
                     f"{'not in the lab' if node is None else 'it is ' + (node.status or 'stopped')}"
                 )
-            if fault.catalog is not None:
-                commands, config = catalog_steps(fault, which, node.node_type)
+            if steps is not None:
+                commands, config = fill_steps(fault, steps)
             else:
                 commands, config = list(fault.inject if which == "inject" else fault.undo), []
             for line in [*config, *commands]:  # gated when parsed; a changed rule applies now too
                 refused = check_command(line)
                 if refused is not None:
                     raise TaskFileError(f"the command gate refuses {line!r}: {refused.reason}")
-            job = DeviceJob(target_for_node(node, self._server_url), tuple(commands), tuple(config))
-            [outcome] = await run_on_devices([job], self._options)  # one device at a time
-            if not outcome.ok:
+            job = await self._job(node, commands, config)
+            if steps is not None and steps.offline:  # configured while unplugged
+                async with unplugged(self._client, self._project_id, node):
+                    [outcome] = await run_on_devices([job], self._options)
+            else:
+                [outcome] = await run_on_devices([job], self._options)  # one device at a time
+            if not outcome.ok or (outcome.config is not None and not outcome.config.ok):
                 raise TaskFileError(f"{which} on {fault.device} failed: {outcome.error}")
 
+    async def _link_step(
+        self,
+        fault: TaskFault,
+        action: LinkAction,
+        which: Literal["inject", "undo"],
+        nodes: dict[str, Node],
+    ) -> None:
+        """A catalog link fault: the one link between the fault's device and its ``peer``,
+        changed through the GNS3 API with the caller's login."""
+        peer = fault.params.get("peer", "")
+        ends = [nodes.get(fault.device), nodes.get(peer)]
+        missing = [name for name, n in zip((fault.device, peer), ends, strict=True) if n is None]
+        if missing:
+            raise TaskFileError(f"cannot {which} on the link: {missing[0]} is not in the lab")
+        first, second = ends
+        assert first is not None and second is not None
+        joining = links_between(await self._client.list_links(self._project_id), first, second)
+        if len(joining) != 1:
+            raise TaskFileError(
+                f"cannot {which} on the link: {len(joining)} links join {fault.device} and "
+                f"{peer}, the fault needs exactly one"
+            )
+        await set_link(self._client, self._project_id, joining[0].link_id, action)
 
-def catalog_steps(
+
+def catalog_entry_steps(
     fault: TaskFault, which: Literal["inject", "undo"], node_type: str
-) -> tuple[list[str], list[str]]:
-    """A catalog fault's console commands and configuration lines for a device of this GNS3
-    node type, its placeholders filled from the task's ``params``. A fault that changes a link
-    or needs the device unplugged is the dock's Practice's to inject, not a task's."""
-    assert fault.catalog is not None
+) -> Steps | None:
+    """A catalog fault's steps for a device of this GNS3 node type (a link fault's for its
+    link, whatever the device); None for a fault of the trainer's own lines."""
+    if fault.catalog is None:
+        return None
     entry = load_catalog().get(fault.catalog)
     platform = PLATFORM_OF_NODE_TYPE.get(node_type, node_type)
+    if entry.applies_to == ["link"]:
+        platform = "link"
     steps = (entry.inject if which == "inject" else entry.undo).get(platform)
     if steps is None:
         raise TaskFileError(
             f"the catalog fault {fault.catalog!r} has no steps for {fault.device} "
-            f"(a {node_type} node)"
+            f"(a {node_type or 'missing'} node)"
         )
-    if steps.link is not None or steps.offline:
-        raise TaskFileError(
-            f"the catalog fault {fault.catalog!r} changes a link or needs {fault.device} "
-            "unplugged: the app's Practice injects it, a task cannot"
-        )
+    return steps
+
+
+def fill_steps(fault: TaskFault, steps: Steps) -> tuple[list[str], list[str]]:
+    """A catalog fault's console commands and configuration lines, its placeholders filled
+    from the task's ``params`` (each line kept one line: whitespace in a value is folded)."""
     try:
         fill = [" ".join(text.format_map(fault.params).split()) for text in steps.texts()]
     except KeyError as exc:

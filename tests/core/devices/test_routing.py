@@ -7,6 +7,9 @@ import pytest
 
 from gns3_copilot_desktop.core.devices.routing import (
     bgp_established,
+    established_bgp_neighbors,
+    full_ospf_neighbors,
+    learned_routes,
     ospf_neighbor_full,
     route_present,
 )
@@ -101,3 +104,29 @@ def test_a_task_condition_with_a_wrong_prefix_or_address_is_refused(
 ) -> None:
     with pytest.raises(ValueError, match=said):
         PassCondition.model_validate({field: value})
+
+
+def test_what_a_working_router_shows_is_listed_for_a_trainer_to_check() -> None:
+    """The task editor proposes checks from these lists: only what a protocol (or a static
+    route) brought, never a connected subnet, which stays whatever the protocol does."""
+    assert learned_routes(FRR_ROUTES) == ["192.0.2.2/32", "198.51.100.0/24"]
+    assert learned_routes(IOS_ROUTES) == ["10.0.23.0/24"]
+    assert full_ospf_neighbors(FRR_NEIGHBORS) == ["2.2.2.2"]
+    assert full_ospf_neighbors(IOS_NEIGHBORS) == ["2.2.2.2"]
+    assert established_bgp_neighbors(FRR_BGP) == ["10.0.12.2", "10.0.14.4"]
+    assert established_bgp_neighbors(IOS_BGP) == ["10.0.12.2"]
+    # each listed state passes its own check on the same output
+    assert all(route_present(FRR_ROUTES, p) for p in learned_routes(FRR_ROUTES))
+    assert all(bgp_established(FRR_BGP, n) for n in established_bgp_neighbors(FRR_BGP))
+
+
+def test_a_hostile_banner_lists_nothing_that_is_not_an_address() -> None:
+    banner = (
+        "O>* 10.0.0.0/99 [110/20] via x\n"
+        "S>* $(reboot)/24 via 1.1.1.1\n"
+        "x;reboot   1 Full/DR  1m  38s 10.0.12.2 eth0\n"
+        "reboot     4 65002  6  6  0  0  0 00:02:13  1  2 N/A\n"
+    )
+    assert learned_routes(banner) == []
+    assert full_ospf_neighbors(banner) == []
+    assert established_bgp_neighbors(banner) == []

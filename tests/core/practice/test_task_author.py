@@ -42,7 +42,12 @@ def test_a_catalog_fault_in_a_task_is_filled_from_its_params_for_the_devices_pla
     import pytest
 
     from gns3_copilot_desktop.core.practice.task import TaskFileError
-    from gns3_copilot_desktop.core.practice.task_checks import catalog_steps
+    from gns3_copilot_desktop.core.practice.task_checks import catalog_entry_steps, fill_steps
+
+    def catalog_steps(fault: TaskFault, which: str, node_type: str) -> object:
+        steps = catalog_entry_steps(fault, which, node_type)  # type: ignore[arg-type]
+        assert steps is not None
+        return fill_steps(fault, steps)
 
     fault = TaskFault.model_validate(
         {

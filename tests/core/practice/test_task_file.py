@@ -107,6 +107,19 @@ def _line_of(text: str, needle: str, nth: int = 1) -> int:
             "[[faults]]",
             "no fault",
         ),
+        # a link fault that does not say which link (or names its own device as the far end)
+        (
+            'inject = ["ip 10.9.9.2/24"]\nundo = ["ip 10.1.1.2/24"]',
+            'catalog = "link-suspended"',
+            "[[faults]]",
+            "other end",
+        ),
+        (
+            'inject = ["ip 10.9.9.2/24"]\nundo = ["ip 10.1.1.2/24"]',
+            'catalog = "link-suspended"\nparams = { peer = "x;reboot" }',
+            "[[faults]]",
+            "other end",
+        ),
     ],
 )
 def test_a_bad_task_is_refused_naming_its_line(old: str, new: str, needle: str, words: str) -> None:

@@ -148,3 +148,42 @@ async def test_a_fault_that_breaks_nothing_the_checks_see_is_not_accepted(
     proof = await task_lab.runner.prove(parse_task(wrong))
     assert not proof.ok and proof.injected == []
     assert proof.problems[0].startswith("“PC1 keeps its address” does not pass on the working lab")
+
+
+LINK_TASK = TASK.replace(
+    'device = "PC1"\ninject = ["ip 198.51.100.1/24"]\nundo = ["ip 192.0.2.1/24"]',
+    'device = "PC1"\ncatalog = "{fault}"\nparams = {params}',
+)
+
+
+async def test_catalog_link_and_unplugged_faults_are_proved_through_the_gns3_api(
+    task_lab: TaskLab,
+) -> None:
+    """A task may use the catalog's link faults (the one link between the device and its
+    ``peer``, changed through GNS3) and a fault set while the host is unplugged: each is in
+    while the checks run, and the lab carries traffic again after (GNS3 3.0.6 keeps a cleared
+    filter alive unless it is healed: the restored ping would fail)."""
+    client, pid = task_lab.client, task_lab.project_id
+    [link] = await client.list_links(pid)
+    for fault, params, failing in [
+        ("link-bpf-icmp", '{ peer = "PC2" }', ["fail", "pass"]),
+        (
+            "vpcs-duplicate-address",
+            '{ address = "192.0.2.1", peer_address = "192.0.2.2", prefix = "24", gateway = "" }',
+            ["pass", "fail"],  # PC1 now answers for PC2's address itself
+        ),
+    ]:
+        task = parse_task(LINK_TASK.replace("{fault}", fault).replace("{params}", params))
+        proof = await task_lab.runner.prove(task)
+        assert proof.ok, (fault, proof.problems)
+        assert [r.state for r in proof.injected] == failing, (fault, proof.injected)
+        assert [r.state for r in proof.restored] == ["pass", "pass"], fault
+        after = await client.get_link(pid, link.link_id)
+        assert not after.suspend and not after.filters, (fault, after)
+    # a link fault whose peer is not linked to the device: refused, nothing changed
+    await client.delete_link(pid, link.link_id)
+    task = parse_task(
+        LINK_TASK.replace("{fault}", "link-suspended").replace("{params}", '{ peer = "PC2" }')
+    )
+    with pytest.raises(TaskFileError, match="0 links join PC1 and PC2"):
+        await task_lab.runner.inject(task)
