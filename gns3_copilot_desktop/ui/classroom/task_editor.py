@@ -34,6 +34,7 @@ from PyQt6.QtWidgets import (
 
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.practice.lab_facts import Logins
 from gns3_copilot_desktop.core.practice.task import TaskCheck, TaskFault, parse_task
 from gns3_copilot_desktop.core.practice.task_author import TaskDraft, propose_checks, render_task
 from gns3_copilot_desktop.core.practice.task_checks import TaskRunner
@@ -56,8 +57,11 @@ class TaskEditor(QDialog):
         project_id: str,
         upload: Upload | None = None,
         parent: QWidget | None = None,
+        logins: Logins | None = None,
     ) -> None:
         super().__init__(parent)
+        self._logins = logins
+        """The user's saved console logins: a router's checks are read through its CLI."""
         self.setWindowTitle(QCoreApplication.translate("TaskEditor", "Save this lab as a task"))
         self._client, self._project_id, self._upload = client, project_id, upload
         self.checks: list[TaskCheck] = []
@@ -154,7 +158,7 @@ class TaskEditor(QDialog):
         """Read the lab: the checks it passes now, the devices a fault can go on."""
         self.status_label.setText(QCoreApplication.translate("TaskEditor", "Reading the lab…"))
         try:
-            self.checks = await propose_checks(self._client, self._project_id)
+            self.checks = await propose_checks(self._client, self._project_id, logins=self._logins)
             nodes = await self._client.list_nodes(self._project_id)
         except CopilotError as exc:
             self.status_label.setText(exc.user_message)
@@ -218,7 +222,9 @@ class TaskEditor(QDialog):
             )
         )
         try:
-            runner = TaskRunner(self._client, self._project_id, self._client.base_url)
+            runner = TaskRunner(
+                self._client, self._project_id, self._client.base_url, logins=self._logins
+            )
             proof = await runner.prove(parse_task(text))
         except CopilotError as exc:
             self.status_label.setText(exc.user_message)
@@ -305,7 +311,13 @@ def open_task_editor(parent: QWidget, backend: object) -> TaskEditor | None:
         return None
     client = workspace.check_login()
     classroom = classroom_client(backend)
-    editor = TaskEditor(client, project_id, classroom.add_task if classroom else None, parent)
+    editor = TaskEditor(
+        client,
+        project_id,
+        classroom.add_task if classroom else None,
+        parent,
+        logins=workspace.console_logins_for(project_id),
+    )
     editor.resize(460, 640)
     editor.open()
     spawn(editor.propose(), name="task-propose")

@@ -53,12 +53,14 @@ from gns3_copilot_desktop.core.practice.catalog import load_catalog
 from gns3_copilot_desktop.core.practice.engine import PracticeEngine
 from gns3_copilot_desktop.core.practice.lab_facts import _fill
 from gns3_copilot_desktop.core.practice.store import ExerciseStore, InjectedFault, PracticeError
-from gns3_copilot_desktop.core.practice.task import PassCondition
-from gns3_copilot_desktop.core.practice.task_checks import condition_holds
+from gns3_copilot_desktop.core.practice.task import PassCondition, Task
+from gns3_copilot_desktop.core.practice.task_author import router_checks
+from gns3_copilot_desktop.core.practice.task_checks import TaskRunner, condition_holds
 from tests.helpers.frr_router import (
     _FACTS,
     BOOT_TIMEOUT_S,
     ROUTER_PASSWORD,
+    ROUTER_USER,
     SHELL_USER,
     TEMPLATE_NAME,
     FrrRouter,
@@ -336,6 +338,63 @@ async def test_two_routers_over_a_qemu_link_reach_ospf_full_and_bgp_established(
     assert bgp_established(summary, "10.0.12.2"), summary
     assert not bgp_established(summary, "10.0.12.3"), summary  # no such neighbour
     assert condition_holds(PassCondition(bgp_established="10.0.12.2"), summary)
+
+
+async def _vtysh_login(node: Node) -> DeviceCredentials | None:
+    """The login a trainer saved for the router template: ``admin``, which lands in vtysh."""
+    return DeviceCredentials(ROUTER_USER, ROUTER_PASSWORD) if node.node_type == "qemu" else None
+
+
+async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
+    ospf_lab: OspfLab, frr_template: FrrTemplate
+) -> None:
+    """ "Save this lab as a task…" on the router lab: the checks it proposes are the routing
+    each router shows now (learned routes, OSPF neighbours Full, the eBGP session), never a
+    connected subnet, and each passes when the task runner reads it with the same login. No
+    saved login: the routers are not typed at."""
+    lab = ospf_lab
+    nodes = {n.name: n for n in await lab.client.list_nodes(lab.project_id)}
+    routers = [FrrRouter(frr_template, lab.project_id, nodes[n], 0.0) for n in ("R1", "R2")]
+    await asyncio.gather(*(log_out(r) for r in routers))  # the shell setup's root session
+    try:
+        titles: list[str] = []
+        deadline = time.monotonic() + OSPF_FULL_TIMEOUT_S
+        while time.monotonic() < deadline:  # the eBGP session comes up on its own timer
+            checks = await router_checks(lab.client, lab.project_id, _options(), _vtysh_login)
+            titles = [c.title for c in checks]
+            if "R1's BGP session with 10.0.12.2 is Established" in titles:
+                break
+            await asyncio.sleep(2)  # the routers' state, read again
+        for wanted in (
+            "R1 has a route to 10.255.0.2/32",
+            "R1 has a route to 198.51.100.0/24",
+            "R1's OSPF neighbour 2.2.2.2 is Full",
+            "R2's OSPF neighbour 1.1.1.1 is Full",
+            "R2's BGP session with 10.0.12.1 is Established",
+        ):
+            assert wanted in titles, titles
+        assert not any("10.0.12.0/24" in t for t in titles), titles  # connected: never
+        assert {c.device for c in checks} == {"R1", "R2"}
+        runner = TaskRunner(
+            lab.client, lab.project_id, lab.url, options=_options(), logins=_vtysh_login
+        )
+        task = Task.model_validate(
+            {
+                "format": 1,
+                "title": "Routing",
+                "ticket": "Nothing reaches the far side since this morning.",
+                "level": "intermediate",
+                "time_limit_min": 20,
+                "lab": {"project": "lab.gns3project"},
+                "faults": [{"device": "R1", "inject": ["shutdown"], "undo": ["no shutdown"]}],
+                "checks": [c.model_dump(by_alias=True) for c in checks],
+            }
+        )
+        results = await runner.check(task)
+        assert [r.state for r in results] == ["pass"] * len(checks), results
+        assert await router_checks(lab.client, lab.project_id, _options(), None) == []
+    finally:  # the next tests log in as root: leave both consoles at their login prompt
+        await asyncio.gather(*(log_out(r) for r in routers))
 
 
 async def _until_working(target: ConsoleTarget, fault_id: str, params: dict[str, str]) -> None:
