@@ -334,8 +334,8 @@ def _chromium() -> str:
 
 def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Class) -> None:
     """The trainer's class page in a real Chromium driven by Playwright: it logs in with GNS3,
-    follows the exam as students start and submit (no reload), shows hostile text as text,
-    exports the CSV; a student logging in sees their own row only."""
+    follows the exam as students start and submit (pushed through one live view, never polled),
+    shows hostile text as text, exports the CSV; a student logging in sees their own row only."""
     sync_api = pytest.importorskip("playwright.sync_api")
     task = upload_task(
         klass.serve, klass.trainer, TASK.replace('"PC1 moved"', json.dumps(HOSTILE_TITLE))
@@ -346,6 +346,8 @@ def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Cl
         browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 640}, accept_downloads=True)
+            asked: list[str] = []  # what the page asked of the results: pushed, never polled
+            page.on("request", lambda r: asked.append(r.url.split("/v3/classroom/")[-1]))
             page.goto(f"{klass.serve.url}/classroom")
             page.fill("#username", klass.trainer.name)
             page.fill("#password", "wrong password")
@@ -370,6 +372,8 @@ def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Cl
             sync_api.expect(alice_row.locator("td.score")).to_have_text("0 / 100")
             sync_api.expect(page.locator("#summary")).to_have_text("1 of 2 submitted")
             sync_api.expect(alice_row).to_contain_text("PC1 gets no answer from PC2.")
+            assert not [a for a in asked if a.endswith("/results")], asked
+            assert asked.count(f"exams/{eid}/events") == 1, asked
             # the hostile title is text on the page, never markup
             sync_api.expect(alice_row).to_contain_text("<b>gone</b>")
             assert page.locator("#results img, #results b").count() == 0
