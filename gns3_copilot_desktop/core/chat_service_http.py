@@ -92,15 +92,22 @@ class ServiceConnection:
     def _auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._token()}"}
 
-    async def open_stream(self, path: str, body: dict[str, Any]) -> httpx.Response:
-        """POST ``body`` and return the Server-Sent Events response unread; the caller closes
-        it. Silence is allowed up to `STREAM_READ_TIMEOUT_S` (a turn thinks between events)."""
+    async def open_stream(
+        self,
+        path: str,
+        body: dict[str, Any] | None,
+        *,
+        read_timeout: float = STREAM_READ_TIMEOUT_S,
+    ) -> httpx.Response:
+        """POST ``body`` (or GET, without one) and return the Server-Sent Events response
+        unread; the caller closes it. Silence is allowed up to ``read_timeout`` (a turn thinks
+        between events)."""
         request = self._http.build_request(
-            "POST",
+            "GET" if body is None else "POST",
             path,
             json=body,
             headers={**self._auth(), "Accept": "text/event-stream"},
-            timeout=httpx.Timeout(self._http.timeout.connect, read=STREAM_READ_TIMEOUT_S),
+            timeout=httpx.Timeout(self._http.timeout.connect, read=read_timeout),
         )
         return await self._send(request, stream=True)
 

@@ -9,15 +9,27 @@ with the service's sentence ("This task is submitted: its result cannot change."
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from typing import Any, Literal, TypeVar
 
+import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
-from gns3_copilot_desktop.core.chat_service_http import ServiceConnection
+from gns3_copilot_desktop.core.chat_service_http import (
+    LOST_TEXT,
+    TOO_LARGE_TEXT,
+    ServiceConnection,
+    transport_reason,
+)
+from gns3_copilot_desktop.core.chat_service_sse import EventTooLargeError, sse_data, sse_lines
 from gns3_copilot_desktop.core.errors import CopilotServiceError
 
 PREFIX = "/v3/classroom"
 UNREADABLE_TEXT = "The copilot service sent a classroom answer the dock cannot read."
+LIVE_READ_TIMEOUT_S = 60.0
+"""Longest silence on a live view: the service sends a heartbeat every 15 s, so a connection
+quiet for this long is gone (a laptop that slept) and is opened again."""
 
 
 class _Answer(BaseModel):
@@ -97,6 +109,13 @@ class ResultRow(_Answer):
     checks: list[CheckOutcome] = Field(default_factory=list)
 
 
+class LiveResults(_Answer):
+    """One event of a trainer's live view: the exam's results after a change."""
+
+    version: int
+    rows: list[ResultRow]
+
+
 _A = TypeVar("_A", bound=_Answer)
 
 
@@ -170,6 +189,27 @@ class ClassroomClient:
         if not isinstance(answer, dict) or not isinstance(answer.get("rows"), list):
             raise CopilotServiceError(UNREADABLE_TEXT)
         return [_read(ResultRow, r) for r in answer["rows"]]
+
+    async def live_results(self, exam_id: str) -> AsyncIterator[LiveResults]:
+        """A trainer's live view of the exam: its results now, then after each change, until
+        the service ends the stream (the iterator ends: open it again). A connection lost or
+        an unreadable event raises `CopilotServiceError`; 403 and 404 as `results` does."""
+        response = await self._connection.open_stream(
+            f"{PREFIX}/exams/{exam_id}/events", None, read_timeout=LIVE_READ_TIMEOUT_S
+        )
+        try:
+            async for data in sse_data(sse_lines(response.aiter_text())):
+                try:
+                    raw = json.loads(data)
+                except ValueError as exc:
+                    raise CopilotServiceError(UNREADABLE_TEXT) from exc
+                yield _read(LiveResults, raw)
+        except httpx.TransportError as exc:
+            raise CopilotServiceError(LOST_TEXT.format(reason=transport_reason(exc))) from exc
+        except EventTooLargeError as exc:
+            raise CopilotServiceError(TOO_LARGE_TEXT) from exc
+        finally:
+            await response.aclose()
 
     async def export(self, exam_id: str, fmt: Literal["csv", "json"]) -> str:
         """The exam's results as the service exports them, for an LMS."""

@@ -14,6 +14,9 @@
     POST /v3/classroom/exams/{exam}/tasks/{task}/check    student (practice: any time)
     POST /v3/classroom/exams/{exam}/tasks/{task}/give-up  student (practice: restore, answer)
     GET  /v3/classroom/exams/{exam}/results     trainer: ?format=json|csv
+    GET  /v3/classroom/exams/{exam}/events      trainer: the results, live (Server-Sent Events:
+                                                one on connecting, one per change; see
+                                                `classroom_events`)
     POST /v3/classroom/exams/{exam}/collect     trainer: grade attempts whose time is over (the
                                                 students whose lab GNS3 lets the trainer's login
                                                 read; the others are named in "unreadable")
@@ -37,7 +40,9 @@ from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.paths import resource_path
 from gns3_copilot_desktop.core.practice.task import MAX_TASK_BYTES, Task
 from gns3_copilot_desktop.service.classroom import Classroom, ExamPlan
+from gns3_copilot_desktop.service.classroom_events import EventStream, StreamSlots, exam_events
 from gns3_copilot_desktop.service.classroom_practice import ServicePractice
+from gns3_copilot_desktop.service.classroom_store import ExamRecord
 from gns3_copilot_desktop.service.classroom_views import (
     answers,
     attempt_view,
@@ -234,12 +239,18 @@ async def give_up(request: Request) -> Response:
     return JSONResponse({"attempt": attempt_view(attempt), "answers": key, "problem": problem})
 
 
-async def results(request: Request) -> Response:
+async def _trainers_exam(request: Request) -> tuple[Any, ExamRecord, dict[str, Task]]:
+    """The caller and the exam of a trainer's route (403 for a student, then 404 for none)."""
     caller = await _caller(request)
     classroom = _classroom(request)
     await classroom.require_trainer(caller)
     exam, _trainer = await classroom.exam_for(caller, _path_id(request, "exam_id"))
-    tasks = await _tasks_of(classroom, exam.task_ids)
+    return caller, exam, await _tasks_of(classroom, exam.task_ids)
+
+
+async def results(request: Request) -> Response:
+    _who, exam, tasks = await _trainers_exam(request)
+    classroom = _classroom(request)
     rows = result_rows(exam, tasks, await classroom.store.attempts(exam.exam_id))
     kind = request.query_params.get("format", "json")
     if kind == "csv":
@@ -252,6 +263,18 @@ async def results(request: Request) -> Response:
     if kind != "json":
         raise HttpError(422, "format is json or csv.")
     return JSONResponse({"exam": exam_view(exam, tasks, [], trainer=True), "rows": rows})
+
+
+async def events(request: Request) -> Response:
+    caller, exam, tasks = await _trainers_exam(request)
+    classroom = _classroom(request)
+    state = request.app.state
+    if not hasattr(state, "classroom_streams"):
+        state.classroom_streams = StreamSlots()
+    slots: StreamSlots = state.classroom_streams
+    give_back = slots.take(caller.user_id)
+    heartbeat_s = state.chat.config.heartbeat_interval_s
+    return EventStream(exam_events(classroom, exam, tasks, heartbeat_s=heartbeat_s), give_back)
 
 
 async def collect(request: Request) -> Response:
@@ -300,6 +323,7 @@ def classroom_routes() -> list[Route]:
         Route(f"{task}/check", check, methods=["POST"]),
         Route(f"{task}/give-up", give_up, methods=["POST"]),
         Route(f"{exam}/results", results, methods=["GET"]),
+        Route(f"{exam}/events", events, methods=["GET"]),
         Route(f"{exam}/collect", collect, methods=["POST"]),
         Route(f"{exam}/release", release, methods=["POST"]),
         Route("/classroom", page, methods=["GET"]),

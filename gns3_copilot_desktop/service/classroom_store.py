@@ -42,10 +42,20 @@ CREATE TABLE IF NOT EXISTS classroom_attempts (
     score INTEGER, total INTEGER NOT NULL, late INTEGER NOT NULL, note TEXT NOT NULL,
     PRIMARY KEY (exam_id, task_id, user_id)
 );
-CREATE INDEX IF NOT EXISTS classroom_attempts_by_project ON classroom_attempts (user_id, project_id)
+CREATE INDEX IF NOT EXISTS classroom_attempts_by_project
+    ON classroom_attempts (user_id, project_id);
+CREATE TABLE IF NOT EXISTS classroom_exam_versions (
+    exam_id TEXT PRIMARY KEY, version INTEGER NOT NULL
+)
 """
 """Every chat turn asks whether its user takes an exam in its project (`running_in`): an index,
-not a scan of a semester of attempts."""
+not a scan of a semester of attempts. An exam's version counts the changes of its results (see
+`ClassroomStore.version`); a table of its own, so a database made before it needs no migration."""
+
+_BUMP = (
+    "INSERT INTO classroom_exam_versions VALUES (?, 1) ON CONFLICT (exam_id)"
+    " DO UPDATE SET version = classroom_exam_versions.version + 1"
+)
 
 RUNNING, GRADING, SUBMITTED, INJECTING = "running", "grading", "submitted", "injecting"
 
@@ -102,6 +112,11 @@ class Attempt:
 
 class _Db(Protocol):
     async def run(self, sql: str, params: tuple[Any, ...] = ()) -> int: ...
+    async def change(self, exam_id: str, sql: str, params: tuple[Any, ...]) -> int:
+        """Run ``sql``; when it changed a row, bump the exam's version in the same transaction
+        (a stream that reads the new version then reads the change, whichever replica made it)."""
+        ...
+
     async def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]: ...
     async def close(self) -> None: ...
 
@@ -116,6 +131,18 @@ class _SqliteDb:
             cursor = await self._conn.execute(sql, params)
             await self._conn.commit()
             return cursor.rowcount
+
+    async def change(self, exam_id: str, sql: str, params: tuple[Any, ...]) -> int:
+        async with self._lock:  # sqlite3 opened the transaction at the first statement
+            try:
+                count = (await self._conn.execute(sql, params)).rowcount
+                if count > 0:
+                    await self._conn.execute(_BUMP, (exam_id,))
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.commit()
+            return count
 
     async def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         async with self._conn.execute(sql, params) as cursor:
@@ -134,6 +161,14 @@ class _PostgresDb:
         async with self._pool.connection() as conn:
             cursor = await conn.execute(sql.replace("?", "%s"), params)
             return int(cursor.rowcount)
+
+    async def change(self, exam_id: str, sql: str, params: tuple[Any, ...]) -> int:
+        async with self._pool.connection() as conn, conn.transaction():
+            cursor = await conn.execute(sql.replace("?", "%s"), params)
+            count = int(cursor.rowcount)
+            if count > 0:
+                await conn.execute(_BUMP.replace("?", "%s"), (exam_id,))
+            return count
 
     async def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         async with self._pool.connection() as conn:
@@ -178,6 +213,29 @@ class ClassroomStore:
 
     def __init__(self, db: _Db) -> None:
         self._db = db
+        self._changed = asyncio.Event()
+
+    async def _change(self, exam_id: str, sql: str, params: tuple[Any, ...]) -> int:
+        count = await self._db.change(exam_id, sql, params)
+        if count > 0:  # wake this process's streams now; other replicas' read the version
+            self._changed.set()
+            self._changed = asyncio.Event()
+        return count
+
+    # --- changes ---------------------------------------------------------------------------
+
+    async def version(self, exam_id: str) -> int:
+        """How often the exam's results changed (0: never), through any replica: each change
+        counts in the transaction that makes it."""
+        rows = await self._db.rows(
+            "SELECT version FROM classroom_exam_versions WHERE exam_id = ?", (exam_id,)
+        )
+        return int(rows[0]["version"]) if rows else 0
+
+    def change_signal(self) -> asyncio.Event:
+        """Set at the next change this process makes (take it before reading the version: a
+        change made in between is then not missed)."""
+        return self._changed
 
     @classmethod
     async def open(cls, database: str, data_dir: Path) -> ClassroomStore:
@@ -237,14 +295,17 @@ class ClassroomStore:
         return _exam(rows[0]) if rows else None
 
     async def release(self, exam_id: str) -> None:
-        await self._db.run("UPDATE classroom_exams SET released = 1 WHERE exam_id = ?", (exam_id,))
+        await self._change(
+            exam_id, "UPDATE classroom_exams SET released = 1 WHERE exam_id = ?", (exam_id,)
+        )
 
     # --- attempts --------------------------------------------------------------------------
 
     async def begin(self, attempt: Attempt) -> bool:
         """Record an attempt being injected; False when the student already has one."""
         return (
-            await self._db.run(
+            await self._change(
+                attempt.exam_id,
                 "INSERT INTO classroom_attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, NULL,"
                 " NULL, ?, 0, '') ON CONFLICT DO NOTHING",
                 (
@@ -264,7 +325,8 @@ class ClassroomStore:
 
     async def started(self, key: tuple[str, str, str], started_at: float, deadline: float) -> None:
         """The injection is verified: the clock starts now."""
-        await self._db.run(
+        await self._change(
+            key[0],
             "UPDATE classroom_attempts SET status = ?, started_at = ?, deadline = ?"
             " WHERE exam_id = ? AND task_id = ? AND user_id = ?",
             (RUNNING, started_at, deadline, *key),
@@ -272,7 +334,8 @@ class ClassroomStore:
 
     async def drop(self, key: tuple[str, str, str]) -> None:
         """Forget an attempt whose injection failed (the student may start again)."""
-        await self._db.run(
+        await self._change(
+            key[0],
             "DELETE FROM classroom_attempts WHERE exam_id = ? AND task_id = ? AND user_id = ?"
             " AND status = ?",
             (*key, INJECTING),
@@ -282,7 +345,8 @@ class ClassroomStore:
         """Take a running attempt (or one whose grading was cut off before ``stale_before``)
         for grading; only one request wins."""
         return (
-            await self._db.run(
+            await self._change(
+                key[0],
                 "UPDATE classroom_attempts SET status = ?, submitted_at = ?"
                 " WHERE exam_id = ? AND task_id = ? AND user_id = ?"
                 " AND (status = ? OR (status = ? AND submitted_at < ?))",
@@ -300,7 +364,8 @@ class ClassroomStore:
         late: bool,
         note: str,
     ) -> None:
-        await self._db.run(
+        await self._change(
+            key[0],
             "UPDATE classroom_attempts SET status = ?, checks = ?, score = ?, late = ?, note = ?"
             " WHERE exam_id = ? AND task_id = ? AND user_id = ? AND status = ?",
             (SUBMITTED, json.dumps(checks), score, int(late), note, *key, GRADING),
@@ -311,7 +376,8 @@ class ClassroomStore:
         used ``seen`` hints: of two requests that read the same count, one takes that hint and
         the other reads again (neither is charged for a hint it was not given)."""
         return (
-            await self._db.run(
+            await self._change(
+                key[0],
                 "UPDATE classroom_attempts SET hints_used = hints_used + 1"
                 " WHERE exam_id = ? AND task_id = ? AND user_id = ? AND status = ?"
                 " AND hints_used = ?",

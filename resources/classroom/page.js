@@ -1,12 +1,17 @@
 "use strict";
 // The class page: a trainer watches an exam live and exports it; a student sees their own results.
+// A trainer's table follows the exam's live view (Server-Sent Events read with fetch, as they
+// need the Bearer header), opened again with a growing pause when it ends; nothing is polled.
 // Every text from the service goes in with textContent: nothing it sends is read as HTML.
 (function () {
   const api = "/v3/classroom";
   const $ = (id) => document.getElementById(id);
   let token = sessionStorage.getItem("gns3-copilot-classroom") || "";
   let trainer = false;
-  let timer = null;
+  let shown = null;  // the exam shown, for the clock
+  let live = null;  // the AbortController of the live view being read
+  let liveExam = "";  // and its exam
+  setInterval(() => { if (shown) clock(shown); }, 1000);
 
   async function call(method, path, body) {
     const response = await fetch(api + path, {
@@ -33,7 +38,7 @@
 
   function logout() {
     token = ""; sessionStorage.removeItem("gns3-copilot-classroom");
-    if (timer) clearInterval(timer);
+    stopLive(); shown = null;
     $("class").hidden = true; $("logout").hidden = true; $("login").hidden = false; $("who").textContent = "";
   }
 
@@ -58,8 +63,6 @@
     for (const el of document.querySelectorAll(".trainer")) el.hidden = !trainer;
     $("login").hidden = true; $("class").hidden = false; $("logout").hidden = false;
     await loadExams();
-    if (timer) clearInterval(timer);
-    timer = setInterval(() => refresh().catch(show), 2000);
   }
 
   function show(error) { $("error").textContent = error.message; }
@@ -96,30 +99,78 @@
   async function refresh() {
     const examId = $("exam").value;
     if (!examId) return;
-    const body = $("results").tBodies[0];
-    let rows;
-    if (trainer) {
-      const data = await (await call("GET", "/exams/" + encodeURIComponent(examId) + "/results")).json();
-      rows = data.rows; clock(data.exam);
-    } else {
-      const exam = await (await call("GET", "/exams/" + encodeURIComponent(examId))).json();
-      clock(exam);
-      const titles = Object.fromEntries(exam.tasks.map((t) => [t.task_id, t]));
-      rows = exam.attempts.map((a) => ({
-        student: $("who").textContent, task: titles[a.task_id].title, status: a.status,
-        minutes: a.submitted_at ? ((a.submitted_at - a.started_at) / 60).toFixed(1) : null,
-        checks: a.checks || [], hints_used: a.hints_used, score: a.score, points: a.points,
-      }));
-    }
+    if (trainer) { follow(examId); return; }
+    const exam = await (await call("GET", "/exams/" + encodeURIComponent(examId))).json();
+    const titles = Object.fromEntries(exam.tasks.map((t) => [t.task_id, t]));
+    render(exam, exam.attempts.map((a) => ({
+      student: $("who").textContent, task: titles[a.task_id].title, status: a.status,
+      minutes: a.submitted_at ? ((a.submitted_at - a.started_at) / 60).toFixed(1) : null,
+      checks: a.checks || [], hints_used: a.hints_used, score: a.score, points: a.points,
+    })));
+  }
+
+  function render(exam, rows) {
+    shown = exam; clock(exam);
     const done = rows.filter((r) => r.status === "submitted").length;
     $("summary").textContent = done + " of " + rows.length + " submitted";
-    body.replaceChildren(...rows.map((r) => {
+    $("results").tBodies[0].replaceChildren(...rows.map((r) => {
       const score = text("td", r.score == null ? "—" : r.score + " / " + r.points, "score");
       const checks = document.createElement("td"); checks.append(checksList(r.checks));
       return row([text("td", r.student), text("td", r.task), text("td", r.status, "status"),
         text("td", r.minutes == null ? "" : r.minutes), checks, text("td", r.hints_used), score], r.status);
     }));
     $("error").textContent = "";
+  }
+
+  function stopLive() { if (live) live.abort(); live = null; liveExam = ""; }
+
+  // The exam's live view: each event re-renders; an ended or broken stream is opened again after
+  // 1 s, doubling up to 30 s. Choosing another exam or logging out aborts it.
+  function follow(examId) {
+    if (live && liveExam === examId) return;  // already followed: its events keep coming
+    stopLive();
+    const controller = new AbortController(); live = controller; liveExam = examId;
+    (async () => {
+      let delay = 1000;
+      while (!controller.signal.aborted) {
+        try {
+          await readLive(examId, controller.signal, () => { delay = 1000; });
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          show(error);
+          if (error.final) { if (live === controller) { live = null; liveExam = ""; } return; }
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 30000);
+      }
+    })();
+  }
+
+  async function readLive(examId, signal, heard) {
+    const response = await fetch(api + "/exams/" + encodeURIComponent(examId) + "/events", {
+      headers: { "Authorization": "Bearer " + token, "Accept": "text/event-stream" }, signal,
+    });
+    if (response.status === 401) { logout(); throw Object.assign(new Error("Your GNS3 login has ended: log in again."), { final: true }); }
+    if (!response.ok) {
+      let message = response.statusText;
+      try { message = (await response.json()).message || message; } catch (e) { /* not JSON */ }
+      throw Object.assign(new Error(message), { final: response.status === 403 || response.status === 404 });
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let pending = ""; let data = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const lines = (pending + value).split(/\r\n|\r|\n/);
+      pending = lines.pop();
+      for (const line of lines) {
+        if (line === "") {
+          if (data.length) { const event = JSON.parse(data.join("\n")); data = []; render(event.exam, event.rows); heard(); }
+        } else if (line.startsWith("data:")) {
+          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+        }
+      }
+    }
   }
 
   function clock(exam) {
@@ -143,8 +194,8 @@
     $("exam").addEventListener("change", () => refresh().catch(show));
     $("csv").addEventListener("click", () => download("csv").catch(show));
     $("json").addEventListener("click", () => download("json").catch(show));
-    $("collect").addEventListener("click", () => call("POST", "/exams/" + encodeURIComponent($("exam").value) + "/collect").then(refresh).catch(show));
-    $("release").addEventListener("click", () => call("POST", "/exams/" + encodeURIComponent($("exam").value) + "/release").then(refresh).catch(show));
+    $("collect").addEventListener("click", () => call("POST", "/exams/" + encodeURIComponent($("exam").value) + "/collect").catch(show));
+    $("release").addEventListener("click", () => call("POST", "/exams/" + encodeURIComponent($("exam").value) + "/release").catch(show));
     if (token) start().catch((e) => { logout(); $("login-error").textContent = e.message; });
   });
 })();

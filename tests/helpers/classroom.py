@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import queue
 import secrets
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -238,6 +241,42 @@ def serving(gns3_url: str, run_dir: Path, *extra: str) -> Iterator[Serve]:
         serve.stop()
 
 
+@dataclass
+class Class:
+    base_url: str
+    run_dir: Path
+    serve: Serve
+    trainer: Account
+    alice: Account
+    bob: Account
+    outsider: Account
+    group: str
+    seen_by_students: list[str] = field(default_factory=list)
+    """Every body a student was sent (the leak scan reads them all)."""
+
+    def call(self, who: Account, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        response = httpx.request(
+            method, f"{self.serve.url}{path}", headers=who.headers, timeout=120, **kwargs
+        )
+        if who is not self.trainer:
+            self.seen_by_students.append(response.text)
+        return response
+
+    def start(
+        self, who: Account, exam_id: str, task_id: str, project: Account | None = None
+    ) -> httpx.Response:
+        """``who`` starts a task of an exam in their own project (or ``project``'s)."""
+        project_id = (project or who).project_id
+        path = f"/v3/classroom/exams/{exam_id}/tasks/{task_id}/start"
+        return self.call(who, "POST", path, json={"project_id": project_id})
+
+    def restart(self, *extra: str) -> None:
+        """The service stopped and started again on the same port and records."""
+        port = int(self.serve.url.rsplit(":", 1)[1])
+        self.serve.stop()
+        self.serve = start_serve(self.base_url, self.run_dir, *extra, port=port)
+
+
 def upload_task(serve: Serve, trainer: Account, text: str = TASK) -> dict[str, Any]:
     made = httpx.post(
         f"{serve.url}/v3/classroom/tasks",
@@ -260,3 +299,41 @@ def open_exam(
     assert made.status_code == 201, made.text
     exam: dict[str, Any] = made.json()
     return exam
+
+
+@contextlib.contextmanager
+def live_events(
+    url: str, headers: dict[str, str], verify: Any = True
+) -> Iterator[queue.Queue[dict[str, Any]]]:
+    """A trainer's live view of an exam (``…/events``), read on a thread: each event's data in
+    the queue as it comes, the heartbeats left out. Asserts the stream opened (200)."""
+    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    opened, stopping = threading.Event(), threading.Event()
+    status: list[int] = []
+    failures: list[BaseException] = []
+    client = httpx.Client(timeout=httpx.Timeout(10, read=60), verify=verify)
+
+    def read() -> None:
+        try:
+            with client.stream("GET", url, headers=headers) as response:
+                status.append(response.status_code)
+                opened.set()
+                for line in response.iter_lines():
+                    if line.startswith("data: "):
+                        events.put(json.loads(line[len("data: ") :]))
+        except Exception as exc:  # the client closed under it at the end is no failure
+            if not stopping.is_set():
+                failures.append(exc)
+        finally:
+            opened.set()
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    try:
+        assert opened.wait(30) and status == [200], (status, failures)
+        yield events
+    finally:
+        stopping.set()
+        client.close()
+        thread.join(10)
+    assert not failures, failures

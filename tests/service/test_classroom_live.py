@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import itertools
 import json
 import os
 import shutil
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,10 @@ from tests.helpers.classroom import (
     SECRET_VALUES,
     TASK,
     Account,
-    Serve,
+    Class,
     admin_account,
     console,
+    live_events,
     make_account,
     make_group,
     open_exam,
@@ -42,42 +43,6 @@ from tests.helpers.copilot_app import SCREENSHOTS_ENV
 from tests.helpers.vpcs_lab.gns3_lab import Gns3VpcsLab
 
 pytestmark = [pytest.mark.gns3, pytest.mark.slow]
-
-
-@dataclass
-class Class:
-    base_url: str
-    run_dir: Path
-    serve: Serve
-    trainer: Account
-    alice: Account
-    bob: Account
-    outsider: Account
-    group: str
-    seen_by_students: list[str] = field(default_factory=list)
-    """Every body a student was sent (the leak scan reads them all)."""
-
-    def call(self, who: Account, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        response = httpx.request(
-            method, f"{self.serve.url}{path}", headers=who.headers, timeout=120, **kwargs
-        )
-        if who is not self.trainer:
-            self.seen_by_students.append(response.text)
-        return response
-
-    def start(
-        self, who: Account, exam_id: str, task_id: str, project: Account | None = None
-    ) -> httpx.Response:
-        """``who`` starts a task of an exam in their own project (or ``project``'s)."""
-        project_id = (project or who).project_id
-        path = f"/v3/classroom/exams/{exam_id}/tasks/{task_id}/start"
-        return self.call(who, "POST", path, json={"project_id": project_id})
-
-    def restart(self, *extra: str) -> None:
-        """The service stopped and started again on the same port and records."""
-        port = int(self.serve.url.rsplit(":", 1)[1])
-        self.serve.stop()
-        self.serve = start_serve(self.base_url, self.run_dir, *extra, port=port)
 
 
 def _run(coro: Any) -> Any:
@@ -319,6 +284,44 @@ def test_a_restart_mid_exam_and_the_end_of_time_lose_nothing(klass: Class) -> No
     _pc1(klass, klass.bob, "ip 192.0.2.1/24")
 
 
+def test_the_trainers_live_view_hears_a_submit_and_nothing_of_another_exam(klass: Class) -> None:
+    tid = upload_task(klass.serve, klass.trainer)["task_id"]
+    eid, other = (_exam(klass, tid, title=t)["exam_id"] for t in ("Live", "Elsewhere"))
+    url = f"{klass.serve.url}/v3/classroom/exams/{{}}/events"
+    for who in (klass.alice, klass.outsider):  # a student, and a user of no group
+        assert klass.call(who, "GET", url.format(eid)[len(klass.serve.url) :]).status_code == 403
+    with (
+        live_events(url.format(eid), klass.trainer.headers) as events,
+        live_events(url.format(other), klass.trainer.headers) as elsewhere,
+    ):
+        seen = [events.get(timeout=10)]  # the exam as it is, on connecting
+        assert [r["status"] for r in seen[0]["rows"]] == ["not started"] * 2
+        elsewhere.get(timeout=10)
+        assert klass.call(klass.trainer, "POST", f"/v3/classroom/exams/{other}/release").is_success
+        assert elsewhere.get(timeout=10)["exam"]["released"] is True
+        assert events.empty(), "another exam's change reached this exam's stream"
+        with (
+            live_events(url.format(eid), klass.trainer.headers),
+            live_events(url.format(eid), klass.trainer.headers),
+            httpx.stream("GET", url.format(eid), headers=klass.trainer.headers) as fifth,
+        ):
+            assert fifth.status_code == 429, "a caller has at most four live views"
+        assert klass.start(klass.alice, eid, tid).status_code == 200
+        submit = f"/v3/classroom/exams/{eid}/tasks/{tid}/submit"
+        assert klass.call(klass.alice, "POST", submit).status_code == 200
+        submitted_at = time.monotonic()
+        while not any(r["status"] == "submitted" for r in seen[-1]["rows"]):
+            seen.append(events.get(timeout=10))
+        assert time.monotonic() - submitted_at < 5, "the submit was not pushed at once"
+    alice = next(r for r in seen[-1]["rows"] if r["student"] == klass.alice.name)
+    assert alice["score"] == 0 and alice["checks_total"] == 2
+    assert {e["exam"]["exam_id"] for e in seen} == {eid}
+    assert not any(e["exam"]["released"] for e in seen)
+    assert all(a["rows"] != b["rows"] for a, b in itertools.pairwise(seen))
+    assert [e["version"] for e in seen] == sorted({e["version"] for e in seen})
+    _pc1(klass, klass.alice, "ip 192.0.2.1/24")
+
+
 HOSTILE_TITLE = "<img src=x onerror=\"document.title='owned'\">Gateway <b>gone</b>"
 
 
@@ -331,8 +334,8 @@ def _chromium() -> str:
 
 def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Class) -> None:
     """The trainer's class page in a real Chromium driven by Playwright: it logs in with GNS3,
-    follows the exam as students start and submit (no reload), shows hostile text as text,
-    exports the CSV; a student logging in sees their own row only."""
+    follows the exam as students start and submit (pushed through one live view, never polled),
+    shows hostile text as text, exports the CSV; a student logging in sees their own row only."""
     sync_api = pytest.importorskip("playwright.sync_api")
     task = upload_task(
         klass.serve, klass.trainer, TASK.replace('"PC1 moved"', json.dumps(HOSTILE_TITLE))
@@ -343,6 +346,8 @@ def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Cl
         browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 640}, accept_downloads=True)
+            asked: list[str] = []  # what the page asked of the results: pushed, never polled
+            page.on("request", lambda r: asked.append(r.url.split("/v3/classroom/")[-1]))
             page.goto(f"{klass.serve.url}/classroom")
             page.fill("#username", klass.trainer.name)
             page.fill("#password", "wrong password")
@@ -367,6 +372,8 @@ def test_the_class_page_shows_the_exam_live_and_exports_it_in_chromium(klass: Cl
             sync_api.expect(alice_row.locator("td.score")).to_have_text("0 / 100")
             sync_api.expect(page.locator("#summary")).to_have_text("1 of 2 submitted")
             sync_api.expect(alice_row).to_contain_text("PC1 gets no answer from PC2.")
+            assert not [a for a in asked if a.endswith("/results")], asked
+            assert asked.count(f"exams/{eid}/events") == 1, asked
             # the hostile title is text on the page, never markup
             sync_api.expect(alice_row).to_contain_text("<b>gone</b>")
             assert page.locator("#results img, #results b").count() == 0

@@ -32,11 +32,15 @@ from tests.helpers.classroom import TASK
 pytestmark = pytest.mark.asyncio
 
 
-@pytest_asyncio.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[ClassroomStore]:
-    database = "sqlite"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest) -> str:
     if request.param == "postgres":
-        database = request.getfixturevalue("postgres_server").dsn
+        return str(request.getfixturevalue("postgres_server").dsn)
+    return "sqlite"
+
+
+@pytest_asyncio.fixture
+async def store(database: str, tmp_path: Path) -> AsyncIterator[ClassroomStore]:
     opened = await ClassroomStore.open(database, tmp_path)
     try:
         yield opened
@@ -93,6 +97,34 @@ async def test_one_submission_wins_and_a_failed_start_is_forgotten(store: Classr
     assert await store.running_in("u1", "p-u1") == []
     assert not await store.take_hint(key, 2)  # submitted: no more hints
     assert (await store.attempt(key)).hints_used == 2  # type: ignore[union-attr]
+
+
+async def test_a_change_counts_in_its_own_exams_version_on_every_replica(
+    store: ClassroomStore, database: str, tmp_path: Path
+) -> None:
+    """What the trainer's live stream reads: each change of an exam's results bumps that exam's
+    version (not another's), and a second replica on the same database reads it at once."""
+    replica = await ClassroomStore.open(database, tmp_path)
+    try:
+        exam, other = _exam({"u1": "ann"}), _exam({"u1": "ann"})
+        for made in (exam, other):
+            await store.add_exam(made)
+        key = (exam.exam_id, "t1", "u1")
+        assert await replica.version(exam.exam_id) == 0
+        signal = store.change_signal()
+        assert await store.begin(_attempt(exam, "u1", "ann"))
+        assert signal.is_set(), "this process's streams are woken at once"
+        assert await replica.version(exam.exam_id) == 1
+        await replica.started(key, time.time(), time.time() + 60)  # through the other replica
+        assert await store.version(exam.exam_id) == 2
+        assert not await store.take_hint(key, 5), "no such hint"
+        assert await store.version(exam.exam_id) == 2, "nothing changed: nothing counted"
+        assert await store.take_for_grading(key, 0.0)
+        await replica.graded(key, [], 0, late=False, note="")
+        await store.release(other.exam_id)
+        assert [await replica.version(e.exam_id) for e in (exam, other)] == [4, 1]
+    finally:
+        await replica.close()
 
 
 async def test_results_list_every_student_and_the_csv_keeps_formulas_as_text(

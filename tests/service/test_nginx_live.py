@@ -1,7 +1,8 @@
 """The documented deployment, for real: nginx (Debian's package) with the repository's site file
 terminating TLS (a test CA) in front of two ``gns3-copilot serve`` replicas on one real
-PostgreSQL. A turn streams through it chunk by chunk, a body over the service's limit is refused
-by nginx itself, both replicas get requests, and a session goes on whichever replica answers.
+PostgreSQL. A turn and the class's live view stream through it chunk by chunk, a body over the
+service's limit is refused by nginx itself, both replicas get requests, and a session goes on
+whichever replica answers.
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ from gns3_copilot_desktop.service.requests import MAX_BODY_BYTES
 from gns3_copilot_desktop.ui.backends.base import UserDecision
 from gns3_copilot_desktop.ui.backends.remote import RemoteBackend
 from tests.helpers.chat_service import ServeProcess
+from tests.helpers.classroom import (
+    Account,
+    live_events,
+    make_account,
+    make_group,
+    open_exam,
+    upload_task,
+)
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.nginx import LocalCa, Nginx, client_max_body_size, make_test_ca, start_nginx
 from tests.helpers.postgres import PostgresServer
@@ -302,3 +311,31 @@ async def test_always_allow_from_the_dock_is_honoured_by_the_service(
             f"{gns3_server.base_url}/v3/projects/{pid}/nodes", headers=admin.headers
         )
     assert {"SW-DOCK1", "SW-DOCK2"} <= {n["name"] for n in nodes.json()}
+
+
+def test_the_class_live_view_streams_through_nginx_and_hears_the_other_replica(
+    front: Front, gns3_server: Gns3Server, admin: User
+) -> None:
+    """The trainer's live view of an exam through the site file (unbuffered, like a turn) and
+    straight from one replica, while the change is made through the other one: both hear it
+    from the exam's version in the shared PostgreSQL."""
+    trainer = Account(admin.name, "", admin.token, "")
+    base = gns3_server.base_url
+    group = make_group(base, trainer, [make_account(base, trainer)])
+    first, second = front.replicas
+    task = upload_task(first, trainer)  # type: ignore[arg-type]
+    eid = open_exam(first, trainer, task["task_id"], group)["exam_id"]  # type: ignore[arg-type]
+    path = f"/v3/classroom/exams/{eid}/events"
+    tls = ssl.create_default_context(cafile=front.ca.ca_pem)
+    with (
+        live_events(f"{front.nginx.url}{path}", admin.headers, verify=tls) as proxied,
+        live_events(f"{first.url}{path}", admin.headers) as direct,
+    ):
+        for stream in (proxied, direct):
+            assert stream.get(timeout=10)["exam"]["released"] is False
+        released = httpx.post(
+            f"{second.url}/v3/classroom/exams/{eid}/release", headers=admin.headers
+        )
+        assert released.status_code == 204, released.text
+        for stream in (proxied, direct):
+            assert stream.get(timeout=10)["exam"]["released"] is True

@@ -2,8 +2,9 @@
 
 A student sees the ticket and the time left, starts the task (the service injects it into the
 lab open in GNS3, with the student's own login), asks for a hint when the exam allows it, and
-submits; the result shows once the checks ran. A trainer sees every student's state and score,
-refreshed every few seconds, and exports the grades as CSV or JSON. Without a copilot service
+submits; the result shows once the checks ran. A trainer sees every student's state and score
+as the service pushes each change (the exam's live view, read while the panel is shown), and
+exports the grades as CSV or JSON. Without a copilot service
 (Settings → Copilot service) the panel says so: the answer key never lives on a student's disk.
 """
 
@@ -25,7 +26,12 @@ from PyQt6.QtWidgets import (
 )
 
 from gns3_copilot_desktop.core.classroom_client import ClassroomClient, Exam
-from gns3_copilot_desktop.core.errors import CopilotError
+from gns3_copilot_desktop.core.errors import (
+    CopilotError,
+    Gns3AuthError,
+    Gns3PermissionError,
+    SessionNotFoundError,
+)
 from gns3_copilot_desktop.core.platform import detect_platform
 from gns3_copilot_desktop.ui.backends.base import classroom_client
 from gns3_copilot_desktop.ui.classroom.actions import StudentActions
@@ -34,7 +40,9 @@ from gns3_copilot_desktop.ui.classroom.task_editor import TaskEditor, open_task_
 from gns3_copilot_desktop.ui.classroom.trainer import ClassTable
 from gns3_copilot_desktop.ui.qt_async import spawn
 
-TRAINER_REFRESH_MS = 3000
+RECONNECT_FIRST_S = 1.0
+RECONNECT_MAX_S = 30.0
+"""A live view that broke is opened again after 1 s, then twice as long each time, up to this."""
 
 
 class ClassroomPanel(StudentActions):
@@ -94,9 +102,10 @@ class ClassroomPanel(StudentActions):
         self._clock = QTimer(self)
         self._clock.setInterval(1000)
         self._clock.timeout.connect(self._tick)
-        self._reload = QTimer(self)
-        self._reload.setInterval(TRAINER_REFRESH_MS)
-        self._reload.timeout.connect(lambda: spawn(self._show(quiet=True), name="class-reload"))
+        self._live: list[asyncio.Task[None]] = []  # the live view's task, while one runs
+        self._live_exam = ""
+        live = self._live  # no reference to self: the task ends with the widget, not after it
+        self.destroyed.connect(lambda *_: [task.cancel() for task in live])
 
     def _new_task(self) -> None:
         self.task_editor = open_task_editor(self, self._backend)
@@ -124,7 +133,7 @@ class ClassroomPanel(StudentActions):
     def hideEvent(self, event: object) -> None:
         super().hideEvent(event)  # type: ignore[arg-type]
         self._clock.stop()
-        self._reload.stop()
+        self.stop_live()
 
     def _refresh_clicked(self) -> None:
         self._error("")
@@ -177,21 +186,16 @@ class ClassroomPanel(StudentActions):
             )
         await self._show()
 
-    async def _show(self, *, quiet: bool = False) -> None:
+    async def _show(self) -> None:
         exam = self._exam()
         client = self._client()
         if exam is None or client is None:
+            self.stop_live()
             self.student.hide()
             self.table.hide()
             return
         if self.trainer:
             self.student.hide()
-            try:
-                self.table.show_rows(await client.results(exam.exam_id))
-            except CopilotError as exc:
-                if not quiet:
-                    self._error(exc.user_message)
-                return
             self.status_label.setText(
                 QCoreApplication.translate(
                     "ClassroomPanel", "Group {group}: {students} students."
@@ -199,9 +203,9 @@ class ClassroomPanel(StudentActions):
             )
             self.table.show()
             if self.isVisible():
-                self._reload.start()
+                self._follow(client, exam.exam_id)
             return
-        self._reload.stop()
+        self.stop_live()
         self.table.hide()
         if exam.tasks:
             self.status_label.setText(
@@ -218,6 +222,49 @@ class ClassroomPanel(StudentActions):
             )
             self.student.show_task(exam, exam.tasks[0])
             self.student.show()
+
+    # --- a trainer's live view ---------------------------------------------------------------
+
+    def _follow(self, client: ClassroomClient, exam_id: str) -> None:
+        """Read the exam's live view (the one already read goes on; another exam's stops)."""
+        if any(not t.done() for t in self._live) and self._live_exam == exam_id:
+            return
+        self.stop_live()
+        self._live_exam = exam_id
+        self._live.append(spawn(self._watch(client, exam_id), name="class-live"))
+
+    def stop_live(self) -> None:
+        """Stop reading the live view (the panel hidden or closed, another exam chosen)."""
+        for task in self._live:
+            task.cancel()
+        self._live.clear()
+
+    @property
+    def live_task(self) -> asyncio.Task[None] | None:
+        """The task reading the live view, if one runs."""
+        return self._live[0] if self._live else None
+
+    async def _watch(self, client: ClassroomClient, exam_id: str) -> None:
+        """The table follows each pushed change; a stream that ends or breaks is opened again
+        after a growing pause. A refusal (the login ended, not a trainer, no such exam) stops
+        it with its message."""
+        delay = RECONNECT_FIRST_S
+        broken = False  # the error shown is this view's own (an export's stays)
+        while True:
+            try:
+                async for live in client.live_results(exam_id):
+                    self.table.show_rows(live.rows)
+                    if broken:
+                        self._error("")
+                    broken, delay = False, RECONNECT_FIRST_S
+            except (Gns3AuthError, Gns3PermissionError, SessionNotFoundError) as exc:
+                self._error(exc.user_message)
+                return
+            except CopilotError as exc:
+                self._error(exc.user_message)
+                broken = True
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX_S)
 
     def _tick(self) -> None:
         exam = self._exam()
