@@ -11,8 +11,10 @@ another replica on the same PostgreSQL). That is one primary-key read a second p
 stream, and the same code on SQLite and PostgreSQL; LISTEN/NOTIFY would need a connection held
 per replica outside the pool for a gain of under a second.
 
-A stream only ever reads its own exam (the id checked once, before the first byte), and an
-event whose exam and rows are what the last one said is not sent. A caller has at most
+A stream only ever reads its own exam (the id checked before the first byte), and an event
+whose exam and rows are what the last one said is not sent. The caller's login and trainer
+role are asked again every `RECHECK_S`: a token that ended or a trainer taken out of the group
+ends the stream. A caller has at most
 `MAX_STREAMS_PER_CALLER` streams open (a page left open in many tabs): one more is 429.
 """
 
@@ -22,7 +24,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.responses import StreamingResponse
@@ -36,6 +38,9 @@ from gns3_copilot_desktop.service.errors import HttpError
 
 POLL_S = 1.0
 """How often a stream reads its exam's version (a change made through another replica)."""
+RECHECK_S = 30.0
+"""How often a stream asks again whether its caller is still a trainer (the login cache's
+lifetime: the answer is fresh each time)."""
 MAX_STREAMS_PER_CALLER = 4
 TOO_MANY_TEXT = (
     "The class is open live in {count} places already for this login: close one of them."
@@ -93,14 +98,21 @@ async def exam_events(
     tasks: dict[str, Task],
     *,
     heartbeat_s: float,
+    allowed: Callable[[], Awaitable[bool]],
     poll_s: float = POLL_S,
+    recheck_s: float = RECHECK_S,
 ) -> AsyncIterator[bytes]:
-    """The exam's results now and at each change; a comment after `heartbeat_s` of silence."""
+    """The exam's results now and at each change; a comment after `heartbeat_s` of silence;
+    the end once ``allowed`` says no (asked every `recheck_s`)."""
     store = classroom.store
     last: Any = None
-    quiet_since = time.monotonic()
+    quiet_since = checked = time.monotonic()
     seen = -1
     while True:
+        if time.monotonic() - checked >= recheck_s:
+            if not await allowed():
+                return
+            checked = time.monotonic()
         signal = store.change_signal()  # before the read: a change made meanwhile wakes us
         version = await store.version(exam.exam_id)
         if version != seen:

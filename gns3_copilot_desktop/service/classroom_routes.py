@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.paths import resource_path
 from gns3_copilot_desktop.core.practice.task import MAX_TASK_BYTES, Task
@@ -274,7 +275,19 @@ async def events(request: Request) -> Response:
     slots: StreamSlots = state.classroom_streams
     give_back = slots.take(caller.user_id)
     heartbeat_s = state.chat.config.heartbeat_interval_s
-    return EventStream(exam_events(classroom, exam, tasks, heartbeat_s=heartbeat_s), give_back)
+    header = request.headers.get("authorization")
+
+    async def still_a_trainer() -> bool:
+        """The login still works and is still a trainer's (a token that ended, or a trainer
+        taken out of the group, ends the stream; the page's reconnect then hears why)."""
+        try:
+            again = await state.chat.auth.caller(header)
+        except CopilotError:
+            return False
+        return bool(again.user_id == caller.user_id and await classroom.is_trainer(again))
+
+    body = exam_events(classroom, exam, tasks, heartbeat_s=heartbeat_s, allowed=still_a_trainer)
+    return EventStream(body, give_back)
 
 
 async def collect(request: Request) -> Response:

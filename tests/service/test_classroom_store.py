@@ -11,6 +11,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -163,3 +164,34 @@ async def test_the_per_turn_exam_question_reads_an_index(tmp_path: Path) -> None
         )
         plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
     assert "USING INDEX classroom_attempts_by_project" in plan, plan
+
+
+async def test_a_live_view_ends_once_its_caller_is_no_longer_a_trainer(
+    store: ClassroomStore,
+) -> None:
+    """The stream asks again, on its own timer, whether its caller may still watch: a token
+    that ended or a trainer taken out of the group ends it, however quiet the exam is."""
+    from types import SimpleNamespace
+
+    from gns3_copilot_desktop.service.classroom_events import exam_events
+
+    exam = _exam({"u1": "alice"})
+    await store.add_exam(exam)
+    answers = iter([True, False])
+    asked: list[bool] = []
+
+    async def allowed() -> bool:
+        asked.append(next(answers))
+        return asked[-1]
+
+    room: Any = SimpleNamespace(store=store)
+    events = exam_events(
+        room, exam, {"t1": parse_task(TASK)}, heartbeat_s=60, allowed=allowed,
+        poll_s=0.01, recheck_s=0.05,
+    )  # fmt: skip
+    received = []
+    async with asyncio.timeout(10):
+        async for event in events:
+            received.append(event)
+    assert asked == [True, False]
+    assert len(received) == 1 and received[0].startswith(b"data: "), received
