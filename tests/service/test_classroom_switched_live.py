@@ -35,11 +35,14 @@ from tests.helpers.classroom import (
     start_serve,
     switched_student_lab,
     upload_task,
+    wait_started,
 )
 from tests.helpers.gns3_server import find_dynamips
 from tests.helpers.vpcs_lab import lab_unavailable, vpcs_binary
 from tests.helpers.vpcs_lab.gns3_lab import (
     Gns3VpcsLab,
+    restart_gns3,
+    server_generation,
     start_gns3_vpcs_lab,
     stop_lab,
 )
@@ -153,3 +156,61 @@ def test_an_exam_on_a_switched_lab_scores_the_fix_and_withholds_what_still_fails
         klass.bob.name: ("submitted", 20),
     }
     klass.type_on(klass.bob, "PC1", FIX, "save")  # his lab as the next test wants it
+
+
+def test_a_gns3_restart_mid_exam_scores_nothing_it_cannot_read_and_keeps_the_attempt(
+    klass: SwitchedClass,
+) -> None:
+    exam = open_exam(klass.serve, klass.trainer, klass.task_id, klass.group, title="Restart")
+    eid = exam["exam_id"]
+    started = {s.name: klass.start(s, eid) for s in (klass.alice, klass.bob)}
+    assert [r.status_code for r in started.values()] == [200, 200], started
+    before, old_pid = server_generation(klass.lab)
+
+    restart_gns3(klass.process, klass.lab)  # stopped by PID, the same port and data dirs
+
+    generation, pid = server_generation(klass.lab)
+    assert generation == before + 1 and pid != old_pid
+
+    async def lab_state(who: Account) -> tuple[str, set[str]]:
+        async with Gns3Client(klass.lab.base_url, token=who.token) as client:
+            project = await client.get_project(who.project_id)
+            nodes = await client.list_nodes(who.project_id)
+        return project.status, {n.status for n in nodes}
+
+    assert asyncio.run(lab_state(klass.alice)) == ("closed", {"stopped"})
+    # a submit on the stopped lab: no check passes, nothing is recorded, the attempt runs on
+    for student in (klass.alice, klass.bob):
+        refused = klass.submit(student, eid)
+        assert refused.status_code == 409, refused.text
+        said = refused.json()["message"]
+        assert said.startswith("Nothing was recorded: 3 of 3 checks cannot read your lab")
+        assert "PC1 is stopped" in said and "Start your lab and submit again" in said
+    rows = klass.results(eid)
+    assert {name: (r["status"], r["score"]) for name, r in rows.items()} == {
+        klass.alice.name: ("running", None),
+        klass.bob.name: ("running", None),
+    }
+    # the service kept the attempt as it was: the same clock, no second injection
+    again = klass.start(klass.alice, eid)
+    assert again.status_code == 200 and again.json() == started[klass.alice.name].json()
+
+    async def start_lab(who: Account) -> None:
+        async with Gns3Client(klass.lab.base_url, token=who.token) as client:
+            await client.open_project(who.project_id)
+            await client.start_all_nodes(who.project_id)
+            await wait_started(client, who.project_id)
+
+    asyncio.run(start_lab(klass.alice))  # Alice starts her lab again, with her own login
+    assert WRONG in klass.type_on(klass.alice, "PC1", "show ip"), "the saved fault is still in"
+    klass.type_on(klass.alice, "PC1", FIX)
+    done = klass.submit(klass.alice, eid)
+    assert done.status_code == 200, done.text
+    assert done.json()["score"] == 100 and not done.json()["late"]
+    assert done.json()["started_at"] == started[klass.alice.name].json()["started_at"]
+    later = klass.submit(klass.alice, eid)
+    assert later.status_code == 409 and "cannot change" in later.json()["message"]
+    rows = klass.results(eid)
+    assert len(rows) == 2
+    assert (rows[klass.alice.name]["status"], rows[klass.alice.name]["score"]) == ("submitted", 100)
+    assert rows[klass.bob.name]["status"] == "running", "Bob's lab is still down: no result yet"
