@@ -11,6 +11,9 @@ with the same data dirs while an exam runs. The service restarted mid-exam is
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,8 +22,16 @@ from typing import Any
 
 import httpx
 import pytest
+from PyQt6.QtGui import QImage
 
 from gns3_copilot_desktop.core.gns3 import Gns3Client
+from tests.gns3_gui.test_gns3_gui import (
+    REPO,
+    events_named,
+    run_driver,
+    write_copilot_settings,
+    write_gui_config,
+)
 from tests.helpers.classroom import (
     GATEWAY,
     SWITCHED,
@@ -107,10 +118,9 @@ def klass(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SwitchedClass]:
         alice, bob = make_account(base, trainer), make_account(base, trainer)
         group = make_group(base, trainer, [alice, bob])
 
-        async def build() -> None:
-            await asyncio.gather(*(switched_student_lab(base, trainer, s) for s in (alice, bob)))
-
-        asyncio.run(build())
+        for student in (alice, bob):  # one after the other: two at once once failed to start
+            # ("bridge start ... Address already in use" from the ubridge test double)
+            asyncio.run(switched_student_lab(base, trainer, student))
         serve = start_serve(base, tmp_path_factory.mktemp("switched-serve"))
         task = upload_task(serve, trainer, SWITCHED_TASK)
         assert task["points"] == 100
@@ -214,3 +224,66 @@ def test_a_gns3_restart_mid_exam_scores_nothing_it_cannot_read_and_keeps_the_att
     assert len(rows) == 2
     assert (rows[klass.alice.name]["status"], rows[klass.alice.name]["score"]) == ("submitted", 100)
     assert rows[klass.bob.name]["status"] == "running", "Bob's lab is still down: no result yet"
+
+
+CLASSROOM_SHOT = REPO / "docs" / "screenshots" / "classroom-docked.png"
+
+
+@dataclass(frozen=True)
+class _GuiLogin:
+    base_url: str
+    username: str
+    password: str
+
+
+@pytest.mark.asyncio
+async def test_a_students_exam_in_the_class_panel_docked_in_the_gns3_gui(
+    klass: SwitchedClass, tmp_path: Path
+) -> None:
+    """The real GNS3 GUI 3.0.6 logged in as Alice, her switched lab open in it, the Copilot
+    docked with the class's service: she chooses the exam, starts it (the service injects the
+    fault into her lab), takes a hint. The README's picture of the docked Class panel."""
+    exam = open_exam(
+        klass.serve, klass.trainer, klass.task_id, klass.group, title="Week 5 lab exam",
+        assist="hints",
+    )  # fmt: skip
+    alice = klass.alice
+    write_gui_config(tmp_path / "config", _GuiLogin(klass.lab.base_url, alice.name, alice.password))
+    write_copilot_settings(tmp_path / "copilot-home", "http://127.0.0.1:9/v1", klass.serve.url)
+    async with Gns3Client(klass.lab.base_url, token=alice.token) as client:
+        project = await client.get_project(alice.project_id)
+    screenshot = tmp_path / "classroom-docked.png"
+    config = {
+        "results": str(tmp_path / "results.jsonl"),
+        "home": str(tmp_path / "copilot-home"),
+        "screenshot": str(screenshot),
+        "classroom": {
+            "project_id": alice.project_id,
+            "project_name": project.name,
+            "exam_title": exam["title"],
+        },
+    }
+    events, output = await run_driver(config, tmp_path)
+
+    context = f"driver events: {json.dumps(events, indent=1)}\ndriver output:\n{output[-4000:]}"
+    assert events_named(events, "error") == [], context
+    (exit_event,) = events_named(events, "exit")
+    assert exit_event["code"] == 0, context
+    (followed,) = events_named(events, "followed")
+    assert followed["gui_project_name"] == project.name, context
+    (shown,) = events_named(events, "classroom")
+    assert shown["title"] == "PC1 off the subnet · 100 points · 20 min", shown
+    assert shown["ticket"] == "PC1 reaches nobody since the weekend; PC2 and PC3 are fine."
+    assert "left" in shown["time_left"] and shown["error"] == "", shown
+    assert "Compare PC1's address and gateway" in shown["hints"], shown
+    assert shown["buttons"] == ["Submit"], shown  # its only hint taken: no Hint left
+    assert not any("198.51.100" in text for text in shown["texts"]), "the answer in the dock"
+    # started from the GUI: the service injected the fault into her lab, with her login
+    rows = klass.results(exam["exam_id"])
+    assert rows[alice.name]["status"] == "running", rows
+    assert WRONG in await asyncio.to_thread(klass.type_on, alice, "PC1", "show ip")
+    (shot,) = events_named(events, "screenshot")
+    assert shot["saved"] and QImage(str(screenshot)).width() == shot["width"] >= 1200
+    if os.environ.get("GNS3_COPILOT_UPDATE_SCREENSHOTS") == "1":
+        CLASSROOM_SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(screenshot, CLASSROOM_SHOT)
