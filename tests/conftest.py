@@ -58,6 +58,7 @@ FIRST = (
     "postgresql",  # ~170 s
     "local-model",  # ~210 s, a core while it answers
     "frr-router",  # ~150 s, a router booting
+    "tests/service/test_classroom_switched_live.py",  # ~145 s, its own GNS3 server restarted
 )
 """The longest groups, handed out in this order: the first four start at once, one a worker,
 and the next four are queued behind them (pytest-xdist gives each worker two groups at the

@@ -5,7 +5,10 @@ files and opens an exam for a GNS3 group. A student of that group starts a task 
 GNS3 project: the service injects the task's faults there **with the student's own GNS3
 login**, proves the injection (its checks must fail; otherwise it is undone and reported as
 "could not inject"), and the clock starts. Submit runs the checks once and records the result;
-a second submit, from any replica, is refused with the recorded result. The fault list and the
+a second submit, from any replica, is refused with the recorded result. A submit that finds a
+check's device stopped or unreachable (the GNS3 server was restarted, the lab is closed) records
+nothing and says so: the student starts the lab and submits again, or the end of time collects
+the lab as it is. The fault list and the
 injected values stay in the service's database: no answer to a student names them until the
 trainer releases the answers.
 
@@ -280,7 +283,7 @@ class Classroom:
         if exam.kind != "exam":
             raise HttpError(409, "This is practice: check your fix, or give up to see the answer.")
         attempt = await self.running_attempt(caller, exam_id, task_id)
-        return await self.grade(self.client_for(caller), attempt, note="")
+        return await self.grade(self.client_for(caller), attempt, note="", unreadable_final=False)
 
     async def collect(self, caller: Caller, exam_id: str) -> tuple[int, list[str]]:
         """Grade, with the trainer's login, every attempt whose time is over and that was not
@@ -313,7 +316,12 @@ class Classroom:
                 return False
         return True
 
-    async def grade(self, client: Gns3Client, attempt: Attempt, *, note: str) -> Attempt:
+    async def grade(
+        self, client: Gns3Client, attempt: Attempt, *, note: str, unreadable_final: bool = True
+    ) -> Attempt:
+        """Run the checks and record the result. ``unreadable_final`` false (a student's own
+        submit): when a check cannot read its device, nothing is recorded and the attempt runs
+        on (a final zero for a lab the GNS3 server's restart stopped would lose the work)."""
         key = attempt_key(attempt)
         if not await self.store.take_for_grading(key, time.time() - STALE_GRADING_S):
             raise HttpError(409, "This task is submitted: its result cannot change.")
@@ -327,6 +335,16 @@ class Classroom:
                 results = [
                     CheckResult(c.title, "cannot-check", exc.user_message, 0) for c in task.checks
                 ]
+        unread = [r for r in results if r.state == "cannot-check"]
+        if unread and not unreadable_final:
+            await self.store.back_to_running(key)
+            why = "; ".join(dict.fromkeys(r.message for r in unread))
+            raise HttpError(
+                409,
+                f"Nothing was recorded: {len(unread)} of {len(results)} checks cannot read "
+                f"your lab ({why}). Start your lab and submit again; at the end of time it is "
+                "collected as it is.",
+            )
         checks = student_checks(task, results)
         await self.store.graded(key, checks, score(results), late=late, note=note)
         done = await self.store.attempt(key)

@@ -371,6 +371,14 @@ class ClassroomStore:
             (SUBMITTED, json.dumps(checks), score, int(late), note, *key, GRADING),
         )
 
+    async def back_to_running(self, key: tuple[str, str, str]) -> None:
+        """A grading that recorded nothing (the lab could not be read): the attempt runs on."""
+        await self._db.run(
+            "UPDATE classroom_attempts SET status = ?, submitted_at = NULL"
+            " WHERE exam_id = ? AND task_id = ? AND user_id = ? AND status = ?",
+            (RUNNING, *key, GRADING),
+        )
+
     async def take_hint(self, key: tuple[str, str, str], seen: int) -> bool:
         """Count hint number ``seen`` (0-based) as used, only if the attempt still runs and had
         used ``seen`` hints: of two requests that read the same count, one takes that hint and

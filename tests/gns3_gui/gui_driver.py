@@ -24,7 +24,7 @@ from typing import Any
 
 # Before anything imports gns3 (which replaces QMessageBox with a subclass of it).
 from PyQt6.QtCore import Qt, QTimer
-from PyQt6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog
+from PyQt6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QProgressDialog
 
 from gns3_copilot_desktop.app import AppOptions
 from gns3_copilot_desktop.gns3_gui.launch import GuiControllerAuth, GuiSession, run_gui
@@ -261,6 +261,40 @@ async def _screenshot(session: GuiSession, path: Path, report: Reporter) -> None
     report("screenshot", path=str(path), saved=ok, width=window.width(), height=window.height())
 
 
+async def _classroom(session: GuiSession, config: dict[str, Any], report: Reporter) -> None:
+    """A student's exam in the Class panel of the dock inside the GNS3 GUI: their lab open in
+    the GUI, the exam chosen, Start (the service injects the fault), a hint, then the picture."""
+    class_config = config["classroom"]
+    await _follow(session, class_config["project_id"], class_config["project_name"], report)
+    toggle = session.handle.dock.panel.classroom_toggle
+    await wait_until(toggle.isVisible, 30, "the Class toggle (a dock on a copilot service)")
+    toggle.click()
+    panel = toggle.panel
+    title = class_config["exam_title"]
+    await wait_until(lambda: panel.exam_combo.findText(title) >= 0, 60, f"the exam {title}")
+    panel.exam_combo.setCurrentIndex(panel.exam_combo.findText(title))
+    student = panel.student
+    await wait_until(lambda: student.start_button.isVisible(), 60, "Start")
+    student.start_button.click()
+    await wait_until(lambda: student.submit_button.isVisible(), 120, "the started exam")
+    await wait_until(lambda: student.hint_button.isEnabled(), 60, "Hint enabled")
+    student.hint_button.click()
+    await wait_until(lambda: student.hints_label.text(), 60, "the hint")
+    await wait_until(lambda: student.isEnabled(), 60, "the panel after the hint")
+    await _screenshot(session, Path(config["screenshot"]), report)
+    report(
+        "classroom",
+        title=student.title_label.text(),
+        ticket=student.ticket_label.text(),
+        time_left=student.time_label.text(),
+        hints=student.hints_label.text(),
+        error=panel.error_label.text() if panel.error_label.isVisible() else "",
+        buttons=[b.text() for b in (student.hint_button, student.submit_button) if b.isVisible()],
+        dock_width=session.handle.dock.width(),
+        texts=[w.text() for w in session.handle.dock.findChildren(QLabel) if w.isVisible()],
+    )
+
+
 def scenario(config: dict[str, Any], report: Reporter) -> Callable[[GuiSession], Any]:
     async def run(session: GuiSession) -> None:
         from gns3.controller import Controller
@@ -284,6 +318,9 @@ def scenario(config: dict[str, Any], report: Reporter) -> Callable[[GuiSession],
                 lambda: Controller.instance().connected() and auth.token(), 60, "GNS3 login"
             )
             report("connected", base_url=auth.base_url(), username=auth.username())
+            if "classroom" in config:
+                await _classroom(session, config, report)
+                return
             first, second = config["projects"]
             await _follow(session, first["id"], first["name"], report)
             await _chat(session, config["message"], report)

@@ -19,7 +19,7 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import pytest
@@ -29,6 +29,7 @@ from gns3_copilot_desktop.app import AppOptions, paths_for
 from gns3_copilot_desktop.core.errors import Gns3Error
 from gns3_copilot_desktop.core.gns3 import Gns3Client, LinkEnd, Project
 from gns3_copilot_desktop.core.settings import LlmProfile, Settings, SettingsStore
+from tests.helpers.copilot_app import Login
 from tests.helpers.gns3_server import Gns3Server
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
 from tests.ui.lab.test_lab_card_host_style import is_hue
@@ -46,7 +47,14 @@ ANSWER = (
 QUESTION = "What is in this lab, and is it running?"
 
 
-def write_gui_config(config_home: Path, server: Gns3Server) -> Path:
+class GuiLogin(Login, Protocol):
+    """Where the GNS3 GUI connects and with which GNS3 account."""
+
+    @property
+    def password(self) -> str: ...
+
+
+def write_gui_config(config_home: Path, server: GuiLogin) -> Path:
     """The GNS3 GUI's own config: the test server as remote controller, no optional dialogs."""
     url = urlsplit(server.base_url)
     path = config_home / "GNS3" / "3.0" / "gns3_gui.conf"
@@ -59,6 +67,9 @@ def write_gui_config(config_home: Path, server: Gns3Server) -> Path:
             "multi_profiles": False,
             "hide_getting_started_dialog": True,
             "overlay_notifications": False,
+            # a headless machine has no terminal: GNS3 opens a started VPCS's console itself
+            # (its "auto start console"), which would only print "no xterm" errors
+            "telnet_console_command": "true %h %p",
         },
         "Controller": {
             "remote": True,
@@ -89,8 +100,9 @@ async def build_lab(client: Gns3Client, name: str) -> Project:
     return project
 
 
-def write_copilot_settings(home: Path, model_base_url: str) -> None:
-    """A saved LLM profile for the loopback model, as a user would have (no API key needed)."""
+def write_copilot_settings(home: Path, model_base_url: str, service_url: str | None = None) -> None:
+    """A saved LLM profile for the loopback model, as a user would have (no API key needed),
+    and the trainer's copilot service when there is one."""
     profile = LlmProfile(
         id="local",
         name="Local model",
@@ -98,7 +110,9 @@ def write_copilot_settings(home: Path, model_base_url: str) -> None:
         model="scripted-model",
         base_url=model_base_url,
     )
-    settings = Settings(llm_profiles=[profile], active_llm_profile=profile.id)
+    settings = Settings(
+        llm_profiles=[profile], active_llm_profile=profile.id, copilot_service_url=service_url
+    )
     SettingsStore(paths_for(AppOptions(home=home)).ensure().settings_file).save(settings)
 
 

@@ -172,9 +172,7 @@ async def student_lab(base_url: str, admin: Account, student: Account, hosts: in
                 LinkEnd(node_id=pcs[1].node_id, adapter_number=0, port_number=0),
             )
         await client.start_all_nodes(pid)
-        async with asyncio.timeout(60):
-            while any(n.status != "started" for n in await client.list_nodes(pid)):  # noqa: ASYNC110
-                await asyncio.sleep(0.3)  # the server's state, polled
+        await wait_started(client, pid)
         for n in range(1, hosts + 1):
             await console(client, pid, f"PC{n}", f"ip 192.0.2.{n}/24")
     share(base_url, admin, pid, student)
@@ -337,3 +335,80 @@ def live_events(
         client.close()
         thread.join(10)
     assert not failures, failures
+
+
+SWITCHED = {"PC1": "192.0.2.1", "PC2": "192.0.2.10", "PC3": "192.0.2.20"}
+GATEWAY = "192.0.2.254"
+
+SWITCHED_TASK = """\
+format = 1
+title = "PC1 off the subnet"
+ticket = "PC1 reaches nobody since the weekend; PC2 and PC3 are fine."
+level = "beginner"
+time_limit_min = 20
+hints = ["Compare PC1's address and gateway with its neighbours'."]
+
+[lab]
+project = "switched.gns3project"
+
+[[faults]]
+device = "PC1"
+inject = ["ip 198.51.100.1/24 198.51.100.254", "save"]
+undo = ["ip 192.0.2.1/24 192.0.2.254", "save"]
+
+[[checks]]
+title = "PC1 reaches PC3 across SW1"
+device = "PC1"
+command = "ping 192.0.2.20 -c 2"
+pass = { ping_max_loss = 50 }
+on_fail = "PC1 gets no answer from PC3."
+points = 40
+
+[[checks]]
+title = "PC1 reaches PC2"
+device = "PC1"
+command = "ping 192.0.2.10 -c 2"
+pass = { ping_max_loss = 50 }
+on_fail = "PC1 gets no answer from PC2."
+points = 40
+
+[[checks]]
+title = "PC2 still reaches PC3"
+device = "PC2"
+command = "ping 192.0.2.20 -c 2"
+pass = { ping_max_loss = 50 }
+points = 20
+"""
+"""A fault of the trainer's own on a switched lab; saved on PC1, so that it outlives a restart
+of the host (VPCS reads its saved startup script when it starts)."""
+
+
+async def wait_started(client: Gns3Client, project_id: str) -> None:
+    """Until GNS3 says every node of the project runs (bounded)."""
+    async with asyncio.timeout(60):
+        while any(n.status != "started" for n in await client.list_nodes(project_id)):  # noqa: ASYNC110
+            await asyncio.sleep(0.3)  # the server's state, polled
+
+
+async def switched_student_lab(base_url: str, admin: Account, student: Account) -> str:
+    """A project as a class builds it: a real dynamips Ethernet switch SW1 and PC1..PC3 (VPCS)
+    on its ports 1..3, addressed with a gateway (saved), started, shared with the student; its
+    id. Every link is made before a host starts: Debian's dynamips 0.2.14 can deadlock when a
+    frame arrives while a port is added."""
+    async with Gns3Client(base_url, token=admin.token) as client:
+        pid = (await client.create_project(f"switched-{student.name}")).project_id
+        switch = await client.create_node(pid, "SW1", "ethernet_switch", x=0, y=-120)
+        for n, name in enumerate(SWITCHED, 1):
+            pc = await client.create_node(pid, name, "vpcs", x=-300 + 150 * n, y=80)
+            await client.create_link(
+                pid,
+                LinkEnd(node_id=pc.node_id, adapter_number=0, port_number=0),
+                LinkEnd(node_id=switch.node_id, adapter_number=0, port_number=n),
+            )
+        await client.start_all_nodes(pid)
+        await wait_started(client, pid)
+        for name, address in SWITCHED.items():
+            await console(client, pid, name, f"ip {address}/24 {GATEWAY}", "save")
+    share(base_url, admin, pid, student)
+    student.project_id = pid
+    return pid

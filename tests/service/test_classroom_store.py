@@ -89,8 +89,15 @@ async def test_one_submission_wins_and_a_failed_start_is_forgotten(store: Classr
     # a grading cut off by a killed process is taken again only once it is stale
     assert not await store.take_for_grading(key, time.time() - 300)
     assert await store.take_for_grading(key, time.time() + 1)
+    # a grading that could not read the lab records nothing: the attempt runs on, once more
+    await store.back_to_running(key)
+    back = await store.attempt(key)
+    assert back is not None and back.status == RUNNING and back.submitted_at is None
+    assert back.hints_used == 2 and back.score is None
+    assert await store.take_for_grading(key, 0.0)
     checks = [{"title": "c", "state": "pass", "message": "ok", "points": 100}]
     await store.graded(key, checks, 100, late=False, note="")
+    await store.back_to_running(key)  # submitted: a result never runs again
     await store.graded(key, [], 0, late=True, note="again")  # not grading any more: no change
     done = await store.attempt(key)
     assert done is not None and done.status == SUBMITTED and done.score == 100

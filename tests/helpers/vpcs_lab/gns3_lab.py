@@ -51,6 +51,8 @@ CONSOLE_PORTS = 40
 UDP_START, UDP_END = 10000, 11899
 VPCS_UDP_BASE = 13000
 START_TIMEOUT_S = 60.0
+STATUS_FILE = "server.status"
+"""Where the lab writes ``<generation> <pid>`` each time it starts the server."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ def start_gns3_vpcs_lab(
         "env": env,
         "cwd": str(run_dir),
         "log": str(log_path),
+        "status": str(run_dir / STATUS_FILE),
         "forward": [[s.fileno(), s.getsockname()[1]] for s in socks],
     }
     process = subprocess.Popen(
@@ -152,6 +155,26 @@ def start_gns3_vpcs_lab(
             pytest.fail(f"the GNS3 VPCS lab did not start. Log:\n{lab.log_text()}")
         time.sleep(0.2)
     return process, lab
+
+
+def server_generation(lab: Gns3VpcsLab) -> tuple[int, int]:
+    """(how many times the lab started the GNS3 server, that server's PID in the lab)."""
+    generation, pid = (lab.log_path.with_name(STATUS_FILE).read_text().split() or ["0", "0"])[:2]
+    return int(generation), int(pid)
+
+
+def restart_gns3(process: subprocess.Popen[str], lab: Gns3VpcsLab) -> None:
+    """Restart the lab's GNS3 server (stopped by PID, started again on the same port with the
+    same data dirs, see `gns3_netns`) and wait until the new one answers."""
+    assert process.stdin is not None
+    before, _ = server_generation(lab)
+    process.stdin.write("restart\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while server_generation(lab)[0] == before or not _version_answers(lab.base_url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"the GNS3 server did not come back. Log:\n{lab.log_text()}")
+        time.sleep(0.2)  # the server's own state, polled
 
 
 def stop_lab(process: subprocess.Popen[str]) -> None:

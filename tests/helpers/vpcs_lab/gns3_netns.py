@@ -6,6 +6,11 @@ inherited (bound to 127.0.0.1 in the test's namespace) to the same port on the l
 the test reaches the server's API and the node consoles while VPCS's all-interfaces sockets stay
 inside the lab. It reaps orphans (the VPCS daemons end up as its children) and stops the server
 when its stdin closes; the kernel then ends everything left in the PID namespace.
+
+A ``restart`` line on stdin restarts the server as an administrator would: stopped by its PID
+(SIGTERM, as GNS3 is stopped on a host), then started again with the same command, port and data
+dirs; the relays stay up meanwhile (connections are refused while it is down). Each start writes
+``<generation> <pid>`` to the spec's ``status`` file, so a test can wait for the new server.
 """
 
 from __future__ import annotations
@@ -44,10 +49,10 @@ async def _forward(fd: int, port: int) -> asyncio.Server:
     return await asyncio.start_server(relay, sock=sock)
 
 
-def _start_server(spec: dict[str, Any]) -> subprocess.Popen[bytes]:
+def _start_server(spec: dict[str, Any], generation: int) -> subprocess.Popen[bytes]:
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
-    with open(spec["log"], "wb") as log:
-        return subprocess.Popen(
+    with open(spec["log"], "ab") as log:  # a restart's log follows the first one's
+        server = subprocess.Popen(
             spec["command"],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -55,23 +60,45 @@ def _start_server(spec: dict[str, Any]) -> subprocess.Popen[bytes]:
             cwd=spec["cwd"],
             stdin=subprocess.DEVNULL,
         )
+    if spec.get("status"):
+        with open(spec["status"], "w", encoding="utf-8") as status:
+            status.write(f"{generation} {server.pid}\n")
+    return server
 
 
-async def main(spec: dict[str, Any]) -> None:
-    """Serve the relays until stdin closes or the server exits; then stop the server."""
-    server = _start_server(spec)
-    forwarders = [await _forward(fd, port) for fd, port in spec["forward"]]
-    loop = asyncio.get_running_loop()
-    stdin_closed = loop.run_in_executor(None, sys.stdin.read)
-    while not stdin_closed.done() and server.poll() is None:
-        await asyncio.wait([stdin_closed], timeout=0.5)
-        _reap_others(server.pid)
-    for forwarder in forwarders:
-        forwarder.close()
+async def _stop_server(server: subprocess.Popen[bytes]) -> None:
     if server.poll() is None:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             await asyncio.to_thread(server.wait, 15)
+    if server.poll() is None:
+        server.kill()
+        await asyncio.to_thread(server.wait, 5)
+
+
+async def main(spec: dict[str, Any]) -> None:
+    """Serve the relays until stdin closes or the server exits (a ``restart`` line restarts
+    it); then stop the server."""
+    generation = 1
+    server = _start_server(spec, generation)
+    forwarders = [await _forward(fd, port) for fd, port in spec["forward"]]
+    loop = asyncio.get_running_loop()
+    line = loop.run_in_executor(None, sys.stdin.readline)
+    while server.poll() is None:
+        await asyncio.wait([line], timeout=0.5)
+        _reap_others(server.pid)
+        if not line.done():
+            continue
+        if line.result().strip() != "restart":
+            break  # stdin closed
+        await _stop_server(server)
+        _reap_others(server.pid)
+        generation += 1
+        server = _start_server(spec, generation)
+        line = loop.run_in_executor(None, sys.stdin.readline)
+    for forwarder in forwarders:
+        forwarder.close()
+    await _stop_server(server)
 
 
 def _reap_others(keep: int) -> None:
