@@ -40,6 +40,7 @@ from gns3_copilot_desktop.core.sessions.pg_store import PostgresSessionStore, is
 from gns3_copilot_desktop.service.auth import Authenticator, Caller
 from gns3_copilot_desktop.service.classroom import Classroom
 from gns3_copilot_desktop.service.classroom_store import ClassroomStore
+from gns3_copilot_desktop.service.console_logins import ServiceLogins
 from gns3_copilot_desktop.service.errors import HttpError
 from gns3_copilot_desktop.service.owners import ServiceState, SessionOwners
 
@@ -71,6 +72,8 @@ class ServiceConfig:
     """Close the database and thread of a project unused for this long (None: never)."""
     trainer_group: str | None = None
     """Members of this GNS3 group are the classroom's trainers (besides GNS3 administrators)."""
+    console_logins: ServiceLogins | None = None
+    """The class's routers' console logins, for the tasks' checks and faults."""
 
 
 class ChatService:
@@ -106,7 +109,10 @@ class ChatService:
             self._owners = await SessionOwners.open(self.config.data_dir)
         store = await ClassroomStore.open(self.config.database, self.config.data_dir)
         self._classroom = Classroom(
-            store, self.config.gns3_url, trainer_group=self.config.trainer_group
+            store,
+            self.config.gns3_url,
+            trainer_group=self.config.trainer_group,
+            logins=self.config.console_logins,
         )
 
     async def close(self) -> None:

@@ -43,6 +43,7 @@ from gns3_copilot_desktop.service.classroom_store import (
     ExamRecord,
     TaskRecord,
 )
+from gns3_copilot_desktop.service.console_logins import ServiceLogins
 from gns3_copilot_desktop.service.errors import HttpError
 
 _log = logging.getLogger(__name__)
@@ -79,16 +80,24 @@ class Classroom:
         *,
         trainer_group: str | None = None,
         options: ConsoleOptions | None = None,
+        logins: ServiceLogins | None = None,
     ) -> None:
         self.store = store
         self.gns3_url = gns3_url
         self._trainer_group = trainer_group
         self.options = options
+        self._logins = logins
         self._roles: dict[str, tuple[float, bool]] = {}
         self._tasks: dict[str, Task] = {}
 
     def client_for(self, caller: Caller) -> Gns3Client:
         return Gns3Client(self.gns3_url, token=caller.token)
+
+    def runner(self, client: Gns3Client, project_id: str) -> TaskRunner:
+        """A task runner on a student's project with the caller's GNS3 login and the class's
+        console logins (a router's CLI asks for one)."""
+        logins = self._logins.for_client(client) if self._logins is not None else None
+        return TaskRunner(client, project_id, self.gns3_url, options=self.options, logins=logins)
 
     # --- who -------------------------------------------------------------------------------
 
@@ -231,7 +240,7 @@ class Classroom:
         return attempt
 
     async def _inject_and_prove(self, client: Gns3Client, project_id: str, task: Task) -> None:
-        runner = TaskRunner(client, project_id, self.gns3_url, options=self.options)
+        runner = self.runner(client, project_id)
         try:
             await runner.inject(task)
             results = await runner.check(task)
@@ -328,7 +337,7 @@ class Classroom:
         task = await self.task(attempt.task_id)
         late = time.time() > attempt.deadline + GRACE_S and not note
         async with client:
-            runner = TaskRunner(client, attempt.project_id, self.gns3_url, options=self.options)
+            runner = self.runner(client, attempt.project_id)
             try:
                 results = await runner.check(task)
             except CopilotError as exc:

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from gns3_copilot_desktop.core.errors import CopilotError
-from gns3_copilot_desktop.core.practice.task_checks import TaskRunner, score
+from gns3_copilot_desktop.core.practice.task_checks import score
 from gns3_copilot_desktop.service.auth import Caller
 from gns3_copilot_desktop.service.classroom import (
     STALE_GRADING_S,
@@ -53,7 +53,7 @@ class ServicePractice:
         attempt = await self._room.running_attempt(caller, exam_id, task_id)
         task = await self._room.task(task_id)
         async with self._room.client_for(caller) as client:
-            runner = TaskRunner(client, attempt.project_id, self._room.gns3_url)
+            runner = self._room.runner(client, attempt.project_id)
             results = await runner.check(task)
         checks = student_checks(task, results)
         key = attempt_key(attempt)
@@ -78,7 +78,7 @@ class ServicePractice:
         task = await self._room.task(task_id)
         problem = ""
         async with self._room.client_for(caller) as client:
-            runner = TaskRunner(client, attempt.project_id, self._room.gns3_url)
+            runner = self._room.runner(client, attempt.project_id)
             try:
                 await runner.undo(task)
             except CopilotError as exc:

@@ -58,6 +58,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="members of this GNS3 user group are the classroom's trainers, besides GNS3 "
         "administrators (GNS3 must let them read their groups: the Group.Audit privilege)",
     )
+    parser.add_argument(
+        "--console-logins",
+        type=Path,
+        metavar="FILE",
+        help="the class's router console logins (TOML, readable by the service's user only) "
+        "for the tasks' checks and faults on routers",
+    )
     parser.add_argument("--tls-cert", type=Path)
     parser.add_argument("--tls-key", type=Path)
     parser.add_argument("--insecure-http", action="store_true")
@@ -99,6 +106,15 @@ def run(argv: list[str]) -> int:
     if problem:
         print(f"gns3-copilot serve: {problem}", file=sys.stderr)
         return 2
+    logins = None
+    if args.console_logins is not None:
+        from gns3_copilot_desktop.service.console_logins import load_console_logins
+
+        try:
+            logins = load_console_logins(args.console_logins)
+        except CopilotError as exc:
+            print(f"gns3-copilot serve: {exc.user_message}", file=sys.stderr)
+            return 2
     try:
         import uvicorn
 
@@ -136,6 +152,7 @@ def run(argv: list[str]) -> int:
             database=args.database,
             idle_close_s=args.idle_close * 60.0,
             trainer_group=args.trainer_group,
+            console_logins=logins,
         )
     )
     logging.basicConfig(level=logging.INFO)

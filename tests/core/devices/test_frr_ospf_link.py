@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,6 +57,7 @@ from gns3_copilot_desktop.core.practice.store import ExerciseStore, InjectedFaul
 from gns3_copilot_desktop.core.practice.task import PassCondition, Task
 from gns3_copilot_desktop.core.practice.task_author import router_checks
 from gns3_copilot_desktop.core.practice.task_checks import TaskRunner, condition_holds
+from gns3_copilot_desktop.service.console_logins import load_console_logins
 from tests.helpers.frr_router import (
     _FACTS,
     BOOT_TIMEOUT_S,
@@ -346,12 +348,12 @@ async def _vtysh_login(node: Node) -> DeviceCredentials | None:
 
 
 async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
-    ospf_lab: OspfLab, frr_template: FrrTemplate
+    ospf_lab: OspfLab, frr_template: FrrTemplate, tmp_path: Path
 ) -> None:
     """ "Save this lab as a task…" on the router lab: the checks it proposes are the routing
     each router shows now (learned routes, OSPF neighbours Full, the eBGP session), never a
     connected subnet, and each passes when the task runner reads it with the same login. No
-    saved login: the routers are not typed at."""
+    saved login: the routers are not typed at. The service's logins file reaches them too."""
     lab = ospf_lab
     nodes = {n.name: n for n in await lab.client.list_nodes(lab.project_id)}
     routers = [FrrRouter(frr_template, lab.project_id, nodes[n], 0.0) for n in ("R1", "R2")]
@@ -393,6 +395,17 @@ async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
         results = await runner.check(task)
         assert [r.state for r in results] == ["pass"] * len(checks), results
         assert await router_checks(lab.client, lab.project_id, _options(), None) == []
+        # the trainer's service, given the class's logins as a file: matched by the template
+        # name the real GNS3 server lists, they reach the same CLI
+        path = tmp_path / "logins.toml"
+        path.write_text(
+            f'[[login]]\napplies_to = "template:{TEMPLATE_NAME}"\nusername = "{ROUTER_USER}"\n'
+            f'password = "{ROUTER_PASSWORD}"\n'
+        )
+        path.chmod(0o600)
+        served = load_console_logins(path).for_client(lab.client)
+        runner = TaskRunner(lab.client, lab.project_id, lab.url, options=_options(), logins=served)
+        assert [r.state for r in await runner.check(task)] == ["pass"] * len(checks)
     finally:  # the next tests log in as root: leave both consoles at their login prompt
         await asyncio.gather(*(log_out(r) for r in routers))
 
