@@ -119,7 +119,11 @@ class _LlmCall:
         ctx = runtime.context
         writer = get_stream_writer()
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
-        topology, node_types = await topology_summary(ctx.client, ctx.project_id)
+        topology, node_types = await (
+            ctx.topology_cache.summary(ctx.client, ctx.project_id)
+            if ctx.topology_cache is not None
+            else topology_summary(ctx.client, ctx.project_id)
+        )
         tag = new_tag()
         mode = state.get("mode") or ctx.mode
         messages = state.get("messages") or []
