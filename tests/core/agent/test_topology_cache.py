@@ -67,8 +67,9 @@ class FakeStream:
             item = await self.queue.get()
             if isinstance(item, LinkState):
                 on_link(item)
-                continue
-            yield item
+            else:
+                yield item  # resumed when the watch asks for the next: it handled this one
+            self.queue.task_done()
 
 
 class Cache:
@@ -88,15 +89,13 @@ class Cache:
         """Start the watch (a first summary), greet it with the server's ping, wait until the
         watch vouches for copies."""
         self.stream.queue.put_nowait(PING)
-        async with asyncio.timeout(2):
-            while not self.watches or self.watches[-1].generation() is None:
-                await asyncio.sleep(0)
+        await self.settled()
+        assert self.watches[-1].generation() is not None
 
     async def settled(self) -> None:
+        """Every message pushed so far was handled by the watch."""
         async with asyncio.timeout(2):
-            while not self.stream.queue.empty():
-                await asyncio.sleep(0)
-        await asyncio.sleep(0)  # the watch handles the message it took
+            await self.stream.queue.join()
 
 
 @pytest_asyncio.fixture
