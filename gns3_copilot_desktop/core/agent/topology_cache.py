@@ -54,9 +54,10 @@ class TopologyCache:
     """Topology summaries per (server, login, project), trusted while a watch vouches for them.
 
     ``idle_s``: a watch nobody used for this long stops (while connected, GNS3 counts it as a
-    listener and keeps an auto-closing project open). ``retry_s``: after a watch ended, reads go
-    uncached this long before another watch is tried (a refused stream is not retried on every
-    model call). One cache per process and event loop; `close` ends its watches.
+    listener and keeps an auto-closing project open). ``retry_s``: after a watch ended (other
+    than idle), reads go uncached this long before another watch is tried (a refused stream is
+    not retried on every model call). One cache per process and event loop; `close` ends its
+    watches.
     """
 
     def __init__(
@@ -117,7 +118,7 @@ class TopologyCache:
         if watch is not None and watch.running:
             return watch
         if watch is not None and watch.ended_at is not None:
-            if self._clock() - watch.ended_at < self._retry_s:
+            if not watch.idled and self._clock() - watch.ended_at < self._retry_s:
                 return None
             self._drop(project)
         watch = self._watch_factory(client, project_id)

@@ -54,6 +54,8 @@ class ProjectChangeWatch:
         self._last_used = clock()
         self.ended_at: float | None = None
         """When the stream ended (None while it runs or before it starts)."""
+        self.idled = False
+        """It ended because nobody used it (not refused, not lost): a new one may start now."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -90,7 +92,10 @@ class ProjectChangeWatch:
                     if not self._live or not notification.is_ping:
                         self._generation += 1
                     self._live = True
-                    if notification.action in _ENDS or self._idle():
+                    if notification.action in _ENDS:
+                        return
+                    if self._idle():
+                        self.idled = True
                         return
         except CopilotError as exc:  # refused, project gone, server gone: reads every time now
             log.info("change watch %s ended: %s", self._label, exc.user_message)

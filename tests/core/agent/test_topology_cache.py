@@ -59,17 +59,22 @@ class FakeStream:
     def __init__(self) -> None:
         self.queue: asyncio.Queue[Notification | LinkState] = asyncio.Queue()
         self.opened = 0
+        self.ended = asyncio.Event()
 
     async def events(self, on_link: OnLink) -> AsyncGenerator[Notification, None]:
         self.opened += 1
+        self.ended.clear()
         on_link(LinkState(connected=True))
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, LinkState):
-                on_link(item)
-            else:
-                yield item  # resumed when the watch asks for the next: it handled this one
-            self.queue.task_done()
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, LinkState):
+                    on_link(item)
+                else:
+                    yield item  # resumed when the watch asks for the next: it handled this one
+                self.queue.task_done()
+        finally:
+            self.ended.set()
 
 
 class Cache:
@@ -78,10 +83,14 @@ class Cache:
     def __init__(self) -> None:
         self.stream = FakeStream()
         self.watches: list[ProjectChangeWatch] = []
-        self.cache = TopologyCache(watch_factory=self._watch)
+        self.now = 0.0
+        self.cache = TopologyCache(watch_factory=self._watch, clock=self.clock)
+
+    def clock(self) -> float:
+        return self.now
 
     def _watch(self, client: Gns3Client, project_id: str) -> ProjectChangeWatch:
-        watch = ProjectChangeWatch(self.stream.events, idle_s=60.0)
+        watch = ProjectChangeWatch(self.stream.events, idle_s=60.0, clock=self.clock)
         self.watches.append(watch)
         return watch
 
@@ -237,3 +246,23 @@ async def test_two_logins_never_share_an_entry(cache: Cache) -> None:
     assert '"PC-B"' in text and "PC-A" not in text
     assert gns3.node_reads == ["token-a", "token-a", "token-b"]
     assert cache.stream.opened == 1  # one watch per project, whoever asks
+
+
+async def test_an_idle_watch_ends_and_the_next_use_starts_another(cache: Cache) -> None:
+    gns3 = FakeGns3()
+    client = gns3.client("token-a")
+    await cache.cache.summary(client, PID)
+    await cache.live()
+    first = cache.watches[-1]
+
+    cache.now += 61.0  # nobody asked for a minute: the next ping ends the watch
+    cache.stream.queue.put_nowait(PING)
+    async with asyncio.timeout(2):
+        await cache.stream.ended.wait()
+    await asyncio.sleep(0)  # the watch's task finishes after its stream closed
+    assert not first.running and first.idled
+    reads = len(gns3.node_reads)
+    await cache.cache.summary(client, PID)  # a copy from the ended watch is not trusted
+
+    assert len(gns3.node_reads) == reads + 1
+    assert len(cache.watches) == 2 and cache.watches[-1].running
