@@ -65,16 +65,30 @@ async def test_a_node_added_or_renamed_in_gns3_is_in_the_next_summary(
     assert '"PC2"' not in text
 
 
-async def _new_user(server: Gns3Server, admin_token: str) -> str:
-    """A GNS3 account made through GNS3's own API (no role on any project); its token."""
+async def _new_user(server: Gns3Server, admin_token: str, shared: str | None = None) -> str:
+    """A GNS3 account made through GNS3's own API; its token. ``shared``: a project it gets
+    GNS3's "User" role on (else it has none)."""
     name, password = f"cache{secrets.token_hex(3)}", secrets.token_urlsafe(12)
+    admin = {"Authorization": f"Bearer {admin_token}"}
     async with httpx.AsyncClient(base_url=f"{server.base_url}/v3") as http:
         made = await http.post(
             "/access/users",
             json={"username": name, "password": password, "email": f"{name}@lab.example.org"},
-            headers={"Authorization": f"Bearer {admin_token}"},
+            headers=admin,
         )
         assert made.status_code == 201, made.text
+        if shared is not None:
+            roles = (await http.get("/access/roles", headers=admin)).json()
+            ace = {
+                "ace_type": "user",
+                "path": f"/projects/{shared}",
+                "user_id": made.json()["user_id"],
+                "role_id": next(r["role_id"] for r in roles if r["name"] == "User"),
+                "propagate": True,
+                "allowed": True,
+            }
+            granted = await http.post("/access/acl", json=ace, headers=admin)
+            assert granted.status_code == 201, granted.text
         login = await http.post(
             "/access/users/authenticate", json={"username": name, "password": password}
         )
@@ -101,3 +115,22 @@ async def test_another_login_never_gets_the_cached_copy(
     assert cache.reads == reads + 1  # read with the stranger's own login, which GNS3 refuses
     assert "Secret-PC" not in text and "could not be read" in text and not types
     assert '"Secret-PC"' in (await cache.summary(gns3_client, pid))[0]
+
+
+async def test_a_second_user_of_a_shared_project_reads_with_their_own_login(
+    cache: TopologyCache,
+    gns3_server: Gns3Server,
+    gns3_token: str,
+    gns3_client: Gns3Client,
+    gns3_project: Project,
+) -> None:
+    pid = gns3_project.project_id
+    await gns3_client.create_node(pid, "Shared-PC", "vpcs")
+    await _primed(cache, gns3_client, pid)
+
+    student_token = await _new_user(gns3_server, gns3_token, shared=pid)
+    async with Gns3Client(gns3_server.base_url, token=student_token) as student:
+        reads = cache.reads
+        text, _ = await cache.summary(student, pid)
+        assert cache.reads == reads + 1 and '"Shared-PC"' in text  # not the admin's copy
+        assert '"Shared-PC"' in await _primed(cache, student, pid)  # then their own copy
