@@ -31,6 +31,7 @@ from gns3_copilot_desktop.core.agent.model_factory import (
 )
 from gns3_copilot_desktop.core.agent.service import AgentService
 from gns3_copilot_desktop.core.agent.tools.network import network_registry
+from gns3_copilot_desktop.core.agent.topology_cache import TopologyCache
 from gns3_copilot_desktop.core.errors import CopilotError
 from gns3_copilot_desktop.core.gns3.client import Gns3Client
 from gns3_copilot_desktop.core.protocol import ChatChunk
@@ -85,6 +86,8 @@ class ChatService:
         self._owners: ServiceState | None = None
         self._classroom: Classroom | None = None
         self._manager = ProjectAgentManager(self._open_service, idle_close_s=config.idle_close_s)
+        self.topology = TopologyCache()
+        """Every turn's topology summaries (per login and project, see `TopologyCache`)."""
         self._model: BaseChatModel | None = None
         self._running: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._seen_projects: dict[tuple[str, str], float] = {}
@@ -119,6 +122,7 @@ class ChatService:
         for task in list(self._running.values()):
             task.cancel()
         await self._manager.close()
+        await self.topology.close()
         if self._owners is not None:
             await self._owners.close()
         if self._classroom is not None:
@@ -199,6 +203,7 @@ class ChatService:
                 self.config.llm, heartbeat_interval_s=self.config.heartbeat_interval_s
             ),
             always_allow=await self.owners.grants(caller.user_id, project_id),
+            topology_cache=self.topology,
         )
 
     async def claim(self, key: tuple[str, str]) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from langchain_core.language_models import BaseChatModel
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.agent.topology_cache import TopologyCache
     from gns3_copilot_desktop.core.gns3.client import Gns3Client
 
 
@@ -90,6 +91,9 @@ class RunContext:
     always_allow: frozenset[str] = frozenset()
     language: str | None = None
     """The answer language chosen in the settings; None: the language the user writes in."""
+    topology_cache: TopologyCache | None = None
+    """Reuses the topology summary between model calls while GNS3 reports no change; None:
+    read it before every call."""
 
     def allows_without_approval(self, tool_name: str) -> bool:
         """Whether a change tool may run without asking (the user chose "always allow")."""

@@ -1,8 +1,9 @@
 """The agent graph: ``llm_call -> should_continue -> tools -> llm_call``.
 
-- ``llm_call`` refreshes the topology summary, bounds the history to the context window, streams
-  the model's answer and checks it was complete (a stream without a finish reason is an error,
-  "the answer was cut off"). Provider errors never escape the graph: they are streamed as an
+- ``llm_call`` refreshes the topology summary (read again only when GNS3 may have changed it, with
+  the run's `TopologyCache`), bounds the history to the context window, streams the model's
+  answer and checks it was complete (a stream without a finish reason is an error, "the answer
+  was cut off"). Provider errors never escape the graph: they are streamed as an
   ``error`` chunk and whatever was received is kept as a partial answer without tool calls.
   When ``remaining_steps`` runs low the model is asked for a final answer without tools.
 - ``tools`` answers every tool call of the last assistant message with exactly one tool message:
@@ -119,7 +120,11 @@ class _LlmCall:
         ctx = runtime.context
         writer = get_stream_writer()
         final = state.get("remaining_steps", 99) <= ctx.limits.final_answer_steps
-        topology, node_types = await topology_summary(ctx.client, ctx.project_id)
+        topology, node_types = await (
+            ctx.topology_cache.summary(ctx.client, ctx.project_id)
+            if ctx.topology_cache is not None
+            else topology_summary(ctx.client, ctx.project_id)
+        )
         tag = new_tag()
         mode = state.get("mode") or ctx.mode
         messages = state.get("messages") or []

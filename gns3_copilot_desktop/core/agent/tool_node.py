@@ -357,6 +357,11 @@ class ToolNode:
         except Exception:  # a bug in a tool must not kill the session; it is logged
             log.exception("tool %s failed unexpectedly", name)
             result = ToolResult.error(f"Error: the tool {name} failed unexpectedly.")
+        finally:
+            # a change (even a failed one may have done part of its work) makes the cached
+            # topology old now: its notification may come after the next model call
+            if ctx.topology_cache is not None and resolved.tool.risk_for(resolved.args) != "read":
+                ctx.topology_cache.changed(ctx.client.base_url, ctx.project_id)
         return result, "error" if result.is_error else "ok"
 
 

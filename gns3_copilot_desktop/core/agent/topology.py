@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -91,9 +92,25 @@ def summarize_topology(nodes: Sequence[Node], links: Sequence[Link]) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class TopologySummary:
+    """What the model is told of the lab: the text and the node types (they choose the device
+    sheets the prompt carries); ``complete`` is False when the lab could not be read."""
+
+    text: str
+    node_types: frozenset[str]
+    complete: bool = True
+
+
 async def topology_summary(client: Gns3Client, project_id: str) -> tuple[str, set[str]]:
-    """Fetch and summarise, with the node types of the lab (they choose the device sheets the
-    prompt carries); a failure is described in the summary instead of raised (no node types).
+    """Fetch and summarise (see `read_summary`): the text and the node types."""
+    summary = await read_summary(client, project_id)
+    return summary.text, set(summary.node_types)
+
+
+async def read_summary(client: Gns3Client, project_id: str) -> TopologySummary:
+    """Fetch and summarise; a failure is described in the text instead of raised (no node
+    types, not complete).
 
     Except a refused login (`Gns3AuthError`): the model can do nothing about it and every later
     request would be refused too, so it ends the turn and the user is asked to log in again.
@@ -103,6 +120,7 @@ async def topology_summary(client: Gns3Client, project_id: str) -> tuple[str, se
     except Gns3AuthError:
         raise
     except CopilotError as exc:
-        return f"(The topology could not be read: {quote(exc.user_message, 400)})", set()
+        text = f"(The topology could not be read: {quote(exc.user_message, 400)})"
+        return TopologySummary(text, frozenset(), complete=False)
     text = summarize_topology(snapshot.nodes, snapshot.links)
-    return text, {node.node_type for node in snapshot.nodes}
+    return TopologySummary(text, frozenset(node.node_type for node in snapshot.nodes))

@@ -42,6 +42,8 @@ class Gns3Connection:
         self.base_url = normalize_base_url(base_url)
         self.token = token
         self.timeout = timeout
+        self._ca_cert = ca_cert
+        self._transport = transport
         self._ssl_context = build_ssl_context(ca_cert, server=self.base_url)
         self._http = httpx.AsyncClient(
             base_url=f"{self.base_url}/v3",
@@ -55,6 +57,18 @@ class Gns3Connection:
     async def aclose(self) -> None:
         """Close the pooled connections."""
         await self._http.aclose()
+
+    def sibling(self) -> Self:
+        """A client of its own for the same server, TLS trust and token: for work that
+        outlives this client's owner (a turn closes its client; a notification follower does
+        not end with the turn). The caller closes it."""
+        return type(self)(
+            self.base_url,
+            token=self.token,
+            ca_cert=self._ca_cert,
+            timeout=self.timeout,
+            transport=self._transport,
+        )
 
     async def __aenter__(self) -> Self:
         return self

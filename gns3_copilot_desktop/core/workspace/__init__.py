@@ -61,6 +61,7 @@ class Workspace(WorkspaceAgents):
         self._listened_project = None
         self._closed = False
         self._tools = None
+        self._topology = None
         self.follower = ProjectFollower(pinned=None)
         if external_auth is not None:
             self._client = self._gui_client(external_auth)
@@ -98,6 +99,7 @@ class Workspace(WorkspaceAgents):
         """Stop watching, close every agent service and the client."""
         self._closed = True
         await self._stop_watching()
+        await self._close_topology()
         if self._manager is not None:
             try:
                 await self._manager.close()

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ConfigureDevicesTool,
         DirectConsoleContext,
     )
+    from gns3_copilot_desktop.core.agent.topology_cache import TopologyCache
     from gns3_copilot_desktop.core.devices.batch import DeviceOutcome
     from gns3_copilot_desktop.core.devices.console_data import DeviceCredentials
     from gns3_copilot_desktop.core.sessions.migration import MigrationNotice
@@ -46,6 +47,7 @@ class WorkspaceAgents(WorkspaceFollowing):
 
     paths: AppPaths
     _tools: ToolRegistry | None
+    _topology: TopologyCache | None
 
     @property
     def manager(self) -> ProjectAgentManager:
@@ -195,7 +197,22 @@ class WorkspaceAgents(WorkspaceFollowing):
             limits=limits_for(config, heartbeat_interval_s=self.settings.heartbeat_interval_s),
             always_allow=self.always_allowed(project_id),
             language=self.settings.language,
+            topology_cache=self._topology_cache(),
         )
+
+    def _topology_cache(self) -> TopologyCache:
+        """The login's topology summaries (see `TopologyCache`), made on first use."""
+        if self._topology is None:
+            from gns3_copilot_desktop.core.agent.topology_cache import TopologyCache
+
+            self._topology = TopologyCache()
+        return self._topology
+
+    async def _close_topology(self) -> None:
+        """End the cache's notification watches (they hold the login's token)."""
+        if self._topology is not None:
+            topology, self._topology = self._topology, None
+            await topology.close()
 
     def always_allowed(self, project_id: str) -> frozenset[str]:
         """The change tools the user allowed without asking in this project."""
@@ -211,6 +228,7 @@ class WorkspaceAgents(WorkspaceFollowing):
     async def _switch_login(self, client: Gns3Client | None, login: LoginInfo | None) -> None:
         """The old login's notification tasks and agent services end before its client does."""
         await self._stop_watching()
+        await self._close_topology()
         if self._manager is not None:
             await self._manager.close()
             self._manager = None
