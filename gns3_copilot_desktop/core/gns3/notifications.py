@@ -214,8 +214,6 @@ async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncGenerator[Not
     try:
         async for raw in ws:
             notification = _decode(raw, target)
-            if notification is None:
-                continue
             if notification.error_message:
                 last_error = notification.error_message
             yield notification
@@ -227,12 +225,17 @@ async def _receive(ws: ClientConnection, target: WsTarget) -> AsyncGenerator[Not
         raise _auth_closed(target, last_error)
 
 
-def _decode(raw: str | bytes, target: WsTarget) -> Notification | None:
+UNREADABLE = "unreadable"
+"""The action of a message that did not parse: no follower acts on it by name, and one that
+counts changes (`change_watch`) counts it, so a copy of the lab is read again."""
+
+
+def _decode(raw: str | bytes, target: WsTarget) -> Notification:
     try:
         return Notification.model_validate(json.loads(raw))
     except (ValueError, ValidationError):
         _log.warning("notifications: %s sent a message that is not an event", target.label)
-        return None
+        return Notification(action=UNREADABLE)
 
 
 def _close_code(exc: ConnectionClosed) -> int | None:

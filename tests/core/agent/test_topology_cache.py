@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -19,7 +20,7 @@ from gns3_copilot_desktop.core.agent.context import AgentLimits, RunContext
 from gns3_copilot_desktop.core.agent.graph import build_graph
 from gns3_copilot_desktop.core.agent.tools import ToolRegistry
 from gns3_copilot_desktop.core.agent.topology_cache import TopologyCache
-from gns3_copilot_desktop.core.gns3 import Gns3Client
+from gns3_copilot_desktop.core.gns3 import Gns3Client, notifications
 from gns3_copilot_desktop.core.gns3.change_watch import ProjectChangeWatch
 from gns3_copilot_desktop.core.gns3.models import Notification
 from gns3_copilot_desktop.core.gns3.notifications import LinkState, OnLink
@@ -212,6 +213,13 @@ async def test_a_change_notification_makes_the_next_summary_read_again(cache: Ca
     await cache.settled()
     text, types = await cache.cache.summary(client, PID)
     assert '"Renamed"' in text and types == {"vpcs"}
+
+    # a message that is no event the client can read counts as a change too
+    gns3.names["token-a"] = "Again"
+    garbage = notifications._decode(b'{"action": ', SimpleNamespace(label="gns3.test"))  # type: ignore[arg-type]
+    cache.stream.queue.put_nowait(garbage)
+    await cache.settled()
+    assert '"Again"' in (await cache.cache.summary(client, PID))[0]
 
 
 async def test_without_a_subscribed_stream_every_summary_reads(cache: Cache) -> None:
