@@ -408,6 +408,8 @@ class LinuxDevice(LabDevice):
     username: str = "user"
     password: str = "lab-linux"
     boot_s: float = 0.0  # kernel lines for this long before the login prompt (a node starting)
+    silent_s: float = 0.0
+    """Nothing at all for this long first (a kernel kept off the serial console)."""
     late_ctrl_c_echo: bool = False
     """The tty's ``^C`` echo comes after ping's summary, glued to the next prompt (seen on the
     real router's vtysh, one run in a few)."""
@@ -418,6 +420,7 @@ class LinuxDevice(LabDevice):
 
     async def session(self, io: LabIO) -> None:
         """A boot's kernel lines (`boot_s`), login:/Password:, then a command loop."""
+        await asyncio.sleep(self.silent_s)
         for n in range(int(self.boot_s / 0.25)):
             io.write(f"[    {n * 0.25:.6f}] Linux version 6.1.0-18-amd64: booting\r\n")
             await asyncio.sleep(0.25)

@@ -43,6 +43,10 @@ class DeviceJob:
     mask_secrets: tuple[str, ...] = field(default=(), repr=False)
     """Saved secrets besides this login's to mask in what the device prints (the other saved
     console logins: one device's configuration may hold another's password)."""
+    just_started: bool = False
+    """The node was started moments ago (a plan configures the routers it started): its
+    console may stay silent while it boots (a kernel kept off the serial console), so its
+    first prompt is awaited for the options' ``boot_timeout``, not just ``login_timeout``."""
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,15 @@ async def run_on_devices(
     """Run every job concurrently (at most `max_parallel` consoles open); outcomes in job order."""
     opts = options or ConsoleOptions()
     whole = replace(opts, max_output_chars=MASK_INPUT_MAX_CHARS)
+    booting = replace(whole, login_timeout=max(whole.login_timeout, whole.boot_timeout))
     gate = asyncio.Semaphore(max(1, max_parallel))
 
     async def one(job: DeviceJob) -> DeviceOutcome:
         async with gate:
-            outcome = await _run_job(job, console_factory(job.target, job.credentials, whole))
+            console = console_factory(
+                job.target, job.credentials, booting if job.just_started else whole
+            )
+            outcome = await _run_job(job, console)
             return scrub_outcome(outcome, mask_for(job), max_output_chars=opts.max_output_chars)
 
     outcomes = await asyncio.gather(*(one(job) for job in jobs), return_exceptions=True)

@@ -97,8 +97,9 @@ def _noop(step: str, done: int, total: int, text: str) -> None:
     return None
 
 
-async def _power(client: Gns3Client, pid: str, names: Sequence[str], status: str) -> None:
-    """Start or stop these nodes together (bounded) and wait until the server reports it."""
+async def _power(client: Gns3Client, pid: str, names: Sequence[str], status: str) -> set[str]:
+    """Start or stop these nodes together (bounded) and wait until the server reports it; the
+    names of those it started or stopped."""
     wanted = set(names)
     gate = asyncio.Semaphore(MAX_PARALLEL_STARTS)
 
@@ -112,13 +113,13 @@ async def _power(client: Gns3Client, pid: str, names: Sequence[str], status: str
     todo = [n for n in await client.list_nodes(pid) if n.name in wanted and n.status != status]
     await asyncio.gather(*(one(n) for n in todo))
     if not todo:
-        return
+        return set()
     try:
         async with asyncio.timeout(START_WAIT_S):
             while True:  # the status is read from the server until it is reached
                 nodes = await client.list_nodes(pid)
                 if all(n.status == status for n in nodes if n.name in wanted):
-                    return
+                    return {n.name for n in todo}
                 await asyncio.sleep(0.2)
     except TimeoutError as exc:
         raise LabPlanError(
@@ -206,12 +207,21 @@ async def apply_diff(
         preset = await _preset_new_hosts(client, pid, diff, ids)
         # every link exists before any host starts (see the module's note on dynamips)
         names = [p.node.name for p in [*diff.new_nodes, *diff.kept_nodes]]
-        await _power(client, pid, names, "started")
+        started = await _power(client, pid, names, "started")
         advance("start", "start the nodes")
         for name in preset:
             advance("config", f"configure {name}")
         await _configure(
-            client, pid, diff, url, console_options, report, advance, skip=preset, logins=logins
+            client,
+            pid,
+            diff,
+            url,
+            console_options,
+            report,
+            advance,
+            skip=preset,
+            logins=logins,
+            booting=started,
         )
     except CopilotError as exc:
         report.failed = f"{report.not_done[0]}: {exc.user_message}"
@@ -322,10 +332,12 @@ async def _configure(
     *,
     skip: Sequence[str] = (),
     logins: Callable[[Node], Awaitable[DeviceCredentials | None]] | None = None,
+    booting: set[str] | frozenset[str] = frozenset(),
 ) -> None:
     """Push each device's lines (but those of `skip`, configured by their startup script); a kept
     device's configuration is read before and after, so that Undo can put it back (a new device
-    is removed by Undo, nothing to put back)."""
+    is removed by Undo, nothing to put back). A device of `booting` was just started: its
+    console is waited for through a silent boot."""
     configs = {name: lines for name, lines in diff.configs.items() if name not in skip}
     if not configs:
         return
@@ -337,6 +349,7 @@ async def _configure(
             config_lines=lines,
             credentials=await logins(nodes[name]) if logins is not None else None,
             snapshot_config=name in kept,
+            just_started=name in booting,
         )
         for name, lines in configs.items()
     ]

@@ -86,3 +86,26 @@ async def test_parallelism_is_bounded(telnet_lab: TelnetLab) -> None:
     outcomes = await run_on_devices(jobs, OPTIONS, max_parallel=2, console_factory=CountingConsole)
     assert all(o.ok and o.results[0].output == "hi" for o in outcomes)
     assert most_open == 2
+
+
+async def test_a_node_just_started_is_waited_for_through_a_silent_boot(
+    telnet_lab: TelnetLab,
+) -> None:
+    """A router a plan has just started keeps its serial console silent while it boots (its
+    kernel lines are kept off it): its first prompt is awaited for the boot's time, while the
+    same silence on a node that was running is a console that does not answer."""
+    options = ConsoleOptions(
+        connect_timeout=3, login_timeout=0.5, boot_timeout=10, command_timeout=3
+    )
+    login = DeviceCredentials("user", "lab-linux")
+    booting = [await telnet_lab.start(LinuxDevice(name=f"r{n}", silent_s=2.0)) for n in (1, 2)]
+    jobs = [
+        DeviceJob(
+            ConsoleTarget(r.device.name, r.host, r.port), ("echo up",), credentials=login,
+            just_started=started,
+        )
+        for r, started in zip(booting, (True, False), strict=True)
+    ]  # fmt: skip
+    started_job, running_job = await run_on_devices(jobs, options)
+    assert started_job.ok and started_job.results[0].output == "up", started_job
+    assert running_job.error is not None and "no prompt" in running_job.error, running_job
