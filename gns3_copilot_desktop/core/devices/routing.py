@@ -131,3 +131,33 @@ def established_bgp_neighbors(output: str) -> list[str]:
         if bgp_established(line, fields[0]):
             found.append(fields[0])
     return found
+
+
+_DETAIL_UP = re.compile(
+    r"^\s*(?:Interface\s+)?(?P<name>\S+) is (?P<status>administratively down|up|down)"
+    r"(?:, line protocol is (?P<protocol>up|down))?",
+    re.IGNORECASE,
+)
+
+
+def interface_up(output: str, interface: str) -> bool:
+    """Whether ``interface`` is up (administratively and its line) as the device prints it:
+    IOS ``show ip interface brief`` (``Ethernet0/0 10.0.0.1 YES manual up up``), FRR ``show
+    interface brief`` (``eth0 up default 10.0.12.1/24``), Linux ``ip -br link`` (``eth0@if5
+    UP …``), or one interface's detail (``GigabitEthernet0/0 is up, line protocol is up``;
+    FRR ``Interface eth0 is up, line protocol is up``). Another interface's line never counts,
+    nor a name that merely starts the same (``eth1`` is not ``eth10``)."""
+    wanted = interface.lower()
+    for line in output.splitlines():
+        detail = _DETAIL_UP.match(line)
+        if detail and detail.group("name").lower().rstrip(",") == wanted:
+            return detail.group("status").lower() == "up" and (
+                detail.group("protocol") in (None, "up")
+            )
+        fields = line.split()
+        if len(fields) < 2 or fields[0].split("@")[0].lower() != wanted:
+            continue
+        if len(fields) >= 6 and fields[2].upper() in ("YES", "NO"):  # IOS brief: status, protocol
+            return fields[-2].lower() == "up" and fields[-1].lower() == "up"
+        return fields[1].lower() == "up"  # FRR brief, Linux ip -br
+    return False

@@ -67,8 +67,8 @@ class PassCondition(_Strict):
     ``contains`` / ``not_contains``: a piece of text (case kept); ``regex``: a Python regular
     expression searched in the output; ``ping_max_loss``: the command is a ping and at most this
     percentage of its echoes went unanswered (VPCS, Linux and IOS output are read); ``route``,
-    ``ospf_full``, ``bgp_established``: the routing state as the router prints it
-    (`core.devices.routing`: FRR, IOS and Linux shapes)."""
+    ``ospf_full``, ``bgp_established``, ``interface_up``: the routing and interface state as
+    the router prints it (`core.devices.routing`: FRR, IOS and Linux shapes)."""
 
     contains: str | None = Field(default=None, min_length=1, max_length=500)
     not_contains: str | None = Field(default=None, min_length=1, max_length=500)
@@ -81,6 +81,11 @@ class PassCondition(_Strict):
     """An OSPF neighbour's router id Full in ``show ip ospf neighbor`` (``any``: one is)."""
     bgp_established: str | None = Field(default=None, max_length=50)
     """A BGP neighbour's address whose session ``show ip bgp summary`` shows Established."""
+    interface_up: str | None = Field(
+        default=None, pattern=r"^[A-Za-z][A-Za-z0-9/._:-]{0,40}$", max_length=41
+    )
+    """An interface up and its line up (``show ip interface brief`` on IOS, ``show interface
+    brief`` on FRR, ``ip -br link`` on Linux, or one interface's detail)."""
 
     @field_validator("route")
     @classmethod
@@ -122,11 +127,12 @@ class PassCondition(_Strict):
             self.route,
             self.ospf_full,
             self.bgp_established,
+            self.interface_up,
         ]
         if sum(v is not None for v in given) != 1:
             raise ValueError(
                 "give exactly one of contains, not_contains, regex, ping_max_loss, route, "
-                "ospf_full or bgp_established"
+                "ospf_full, bgp_established or interface_up"
             )
         return self
 
@@ -144,6 +150,8 @@ class PassCondition(_Strict):
             return f"the OSPF neighbour {self.ospf_full} is Full"
         if self.bgp_established is not None:
             return f"the BGP session with {self.bgp_established} is Established"
+        if self.interface_up is not None:
+            return f"the interface {self.interface_up} is up"
         return f"at most {self.ping_max_loss}% of the pings are lost"
 
 

@@ -20,6 +20,7 @@ from gns3_copilot_desktop.core.devices.ping import ping_loss
 from gns3_copilot_desktop.core.devices.policy import check_command
 from gns3_copilot_desktop.core.devices.routing import (
     bgp_established,
+    interface_up,
     ospf_neighbor_full,
     route_present,
 )
@@ -88,6 +89,8 @@ def condition_holds(condition: PassCondition, output: str) -> bool:
         return ospf_neighbor_full(output, wanted)
     if condition.bgp_established is not None:
         return bgp_established(output, condition.bgp_established)
+    if condition.interface_up is not None:
+        return interface_up(output, condition.interface_up)
     loss = ping_loss(output)
     return (
         loss is not None and condition.ping_max_loss is not None and loss <= condition.ping_max_loss

@@ -389,11 +389,19 @@ async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
                 "time_limit_min": 20,
                 "lab": {"project": "lab.gns3project"},
                 "faults": [{"device": "R1", "inject": ["shutdown"], "undo": ["no shutdown"]}],
-                "checks": [c.model_dump(by_alias=True) for c in checks],
+                "checks": [
+                    *(c.model_dump(by_alias=True) for c in checks),
+                    {
+                        "title": "R1's eth0 is up",
+                        "device": "R1",
+                        "command": "show interface brief",
+                        "pass": {"interface_up": "eth0"},
+                    },
+                ],
             }
         )
         results = await runner.check(task)
-        assert [r.state for r in results] == ["pass"] * len(checks), results
+        assert [r.state for r in results] == ["pass"] * len(task.checks), results
         assert await router_checks(lab.client, lab.project_id, _options(), None) == []
         # the trainer's service, given the class's logins as a file: matched by the template
         # name the real GNS3 server lists, they reach the same CLI
@@ -405,7 +413,7 @@ async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
         path.chmod(0o600)
         served = load_console_logins(path).for_client(lab.client)
         runner = TaskRunner(lab.client, lab.project_id, lab.url, options=_options(), logins=served)
-        assert [r.state for r in await runner.check(task)] == ["pass"] * len(checks)
+        assert [r.state for r in await runner.check(task)] == ["pass"] * len(task.checks)
     finally:  # the next tests log in as root: leave both consoles at their login prompt
         await asyncio.gather(*(log_out(r) for r in routers))
 

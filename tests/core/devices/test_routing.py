@@ -9,6 +9,7 @@ from gns3_copilot_desktop.core.devices.routing import (
     bgp_established,
     established_bgp_neighbors,
     full_ospf_neighbors,
+    interface_up,
     learned_routes,
     ospf_neighbor_full,
     route_present,
@@ -130,3 +131,46 @@ def test_a_hostile_banner_lists_nothing_that_is_not_an_address() -> None:
     assert learned_routes(banner) == []
     assert full_ospf_neighbors(banner) == []
     assert established_bgp_neighbors(banner) == []
+
+
+IOS_BRIEF = """\
+Interface              IP-Address      OK? Method Status                Protocol
+Ethernet0/0            10.0.12.1       YES manual up                    up
+Ethernet0/1            unassigned      YES unset  administratively down down
+Ethernet0/2            10.0.13.1       YES manual up                    down
+"""
+FRR_BRIEF = """\
+Interface       Status  VRF             Addresses
+---------       ------  ---             ---------
+eth0            up      default         10.0.12.1/24
+eth1            down    default
+eth10           up      default         10.0.99.1/24
+lo              up      default
+"""
+LINUX_BRIEF = "lo               UNKNOWN        00:00:00:00:00:00\neth0@if5  UP  52:54:00:12:34:56\n"
+
+
+def test_an_interface_is_up_only_when_the_device_says_so_for_that_interface() -> None:
+    assert interface_up(IOS_BRIEF, "Ethernet0/0")
+    assert not interface_up(IOS_BRIEF, "Ethernet0/1"), "administratively down"
+    assert not interface_up(IOS_BRIEF, "Ethernet0/2"), "up, but its line is down"
+    assert interface_up(FRR_BRIEF, "eth0") and not interface_up(FRR_BRIEF, "eth1")
+    assert interface_up(FRR_BRIEF, "eth10") and not interface_up(FRR_BRIEF, "eth2")
+    assert interface_up(LINUX_BRIEF, "eth0") and not interface_up(LINUX_BRIEF, "lo")
+    detail = "GigabitEthernet0/0 is up, line protocol is down\n"
+    assert not interface_up(detail, "GigabitEthernet0/0")
+    assert interface_up("Interface eth0 is up, line protocol is up\n", "eth0")
+    assert not interface_up("Interface eth0 is down\n", "eth0")
+    assert condition_holds_text(FRR_BRIEF, {"interface_up": "eth0"})
+
+
+def condition_holds_text(output: str, passes: dict[str, str]) -> bool:
+    from gns3_copilot_desktop.core.practice.task_checks import condition_holds
+
+    return condition_holds(PassCondition.model_validate(passes), output)
+
+
+@pytest.mark.parametrize("name", ["eth0;reboot", "$(reboot)", "eth0 up", ""])
+def test_an_interface_check_names_a_plain_interface(name: str) -> None:
+    with pytest.raises(ValueError):
+        PassCondition.model_validate({"interface_up": name})
