@@ -97,10 +97,11 @@ export GNS3_COPILOT_REQUIRE_SECRET_SERVICE=1
 echo "== pytest" >&2
 # Most of the suite waits on servers and consoles, not the CPU: several workers (pytest-xdist) share
 # the two cores. Tests are grouped by file, and by the costly fixture they share (the scheduler in
-# tests/conftest.py, which also hands out the longest groups first). Four workers on two cores:
-# 755 s of pytest at 5057e46..7c2002e (five and six workers were no faster: the emulated routers
-# starve).
-WORKERS=${GNS3_COPILOT_TEST_WORKERS:-4}
+# tests/conftest.py, which also hands out the longest groups first). Five workers on two cores:
+# at ed41a0a, 730 s of pytest against 835 s with four (the load stayed near 1.3 cores with four:
+# the classroom and practice tests wait on consoles; one router lab now, so the emulated routers
+# no longer starve as they did with six workers and two router labs).
+WORKERS=${GNS3_COPILOT_TEST_WORKERS:-5}
 status=0
 dbus-run-session -- bash tests/tools/with_keyring.sh .venv/bin/python -m pytest --durations=30 \
     -n "$WORKERS" --dist loadscope "$@" || status=$?
