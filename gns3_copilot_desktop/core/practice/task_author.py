@@ -4,7 +4,7 @@ proposed for the trainer to pick, and the task file written from the trainer's c
 Proposals come from what the running devices say and do now, never from a guess: each started
 VPCS host's address (``show ip``), the pings that succeed now (to the other hosts of its
 subnet and to its gateway), and on each started router whose console the user saved a login
-for (or that needs none) the routing it shows: the routes a protocol or a static route
+for, the routing it shows: the routes a protocol or a static route
 brought, the OSPF neighbours Full, the BGP sessions Established. A proposal the lab fails now
 is not offered. The file is written in
 TOML that `task.parse_task` reads back into the same task (the editor proves it before saving).
