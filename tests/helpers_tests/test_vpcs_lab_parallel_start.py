@@ -3,7 +3,10 @@
 Real GNS3 server 3.0.6 (``gns3_vpcs_lab``): ten VPCS in five linked pairs are started all at once,
 three times; every one must reach "started" and ping its neighbour. Before the vpcs test double
 moved vpcs 0.5b2 off GNS3's UDP range, its relay socket (data port + 9) could take a port GNS3 had
-just given to another node, and that node's start failed with "Address already in use".
+just given to another node, and that node's start failed with "Address already in use". Before
+the vpcs double waited for its daemon on a stop, a node GNS3 called stopped could still be running
+(its console still answered) when the next round started it again, and the new vpcs lost its
+ports to the old one.
 """
 
 from __future__ import annotations
@@ -45,6 +48,22 @@ async def _statuses_become(
         if asyncio.get_running_loop().time() > deadline:
             return fresh
         await asyncio.sleep(0.2)
+
+
+async def _console_answers(host: str, port: int) -> bool:
+    """Whether anything still answers Enter on a console (the lab's relay closes a refused one)."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 5)
+    except OSError:
+        return False
+    try:
+        writer.write(b"\r\n")
+        await writer.drain()
+        return bool(await asyncio.wait_for(reader.read(100), 5))
+    except (OSError, TimeoutError):
+        return False
+    finally:
+        writer.close()
 
 
 async def test_ten_vpcs_started_at_once_three_times_all_start_and_ping(
@@ -98,8 +117,14 @@ async def test_ten_vpcs_started_at_once_three_times_all_start_and_ping(
                     assert f"{_address(i ^ 1)} icmp_seq=" in output and "ttl=" in output, (
                         f"round {round_number}, PC{i + 1}: {output}"
                     )
+                # still running after all that: a vpcs double that had taken the last round's
+                # daemon for its own would have ended with it, and GNS3 called the node stopped
+                after = [(await client.get_node(pid, n.node_id)).status for n in nodes]
+                assert after == ["started"] * PCS, (round_number, after)
                 await asyncio.gather(*(client.stop_node(pid, n.node_id) for n in nodes))
                 stopped = await _statuses_become(client, pid, nodes, "stopped")
                 assert [n.status for n in stopped] == ["stopped"] * PCS, round_number
+                answering = [t.name for t in targets if await _console_answers(t.host, t.port)]
+                assert answering == [], f"round {round_number}: stopped yet running"
         finally:
             await client.delete_project(pid)

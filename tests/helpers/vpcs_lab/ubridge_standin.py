@@ -131,11 +131,20 @@ class Hypervisor:
 
     def __init__(self) -> None:
         self.bridges: dict[str, Bridge] = {}
+        self.stopped = asyncio.Event()
 
     async def handle(self, line: str) -> str:
         words = line.split()
         if words[:2] == ["hypervisor", "version"]:
             return f"100-{VERSION}"
+        if words[:2] in (["hypervisor", "stop"], ["hypervisor", "reset"]):
+            # ubridge ends on "stop" (GNS3 kills it only if it is still running 3 s later)
+            for bridge in self.bridges.values():
+                bridge.stop()
+            self.bridges.clear()
+            if words[1] == "stop":
+                self.stopped.set()
+            return "100-OK"
         if words[:1] == ["hypervisor"]:
             return "100-OK"
         if len(words) < 3 or words[0] != "bridge":
@@ -188,8 +197,9 @@ async def serve(host: str, port: int) -> None:
         writer.close()
 
     server = await asyncio.start_server(client, host, port)
-    async with server:
-        await server.serve_forever()
+    await hypervisor.stopped.wait()
+    await asyncio.sleep(0.05)  # the "100-OK" reaches GNS3 before the process ends
+    server.close()
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 ``-F`` and ``-R`` (0.5b2 does not know them). Without ``-F`` vpcs daemonises, so this wrapper stays
 in the foreground in its place (GNS3 watches the process it started): it finds the daemon by its
 command line in /proc (the lab mounts its own /proc, so PIDs match), waits while it runs, and on
-SIGTERM ends those PIDs. The real VPCS path comes from $LAB_REAL_VPCS.
+SIGTERM ends those PIDs and waits until they are gone. The real VPCS path comes from $LAB_REAL_VPCS.
 
 Relay socket: vpcs 0.5b2 cannot be told ``-R`` and always binds a relay socket on its UDP port + 9.
 Inside GNS3's UDP range that port may be one GNS3 has just handed to another node starting at the
@@ -77,17 +77,22 @@ def main() -> None:
             inbound.setblocking(False)
             vpcs_port = moved
             args[args.index("-s") + 1] = str(moved)
+    # A daemon of this node's last run still ending would hold its ports, and be taken for the new
+    # one below: wait it out (the real vpcs is the process GNS3 watches, so it never overlaps).
+    _end(_daemons(real, port), grace_s=5.0)
+    before = set(_daemons(real, port))
     subprocess.run([real, *args], check=True)
     pids: list[int] = []
     deadline = time.monotonic() + 10
     while not pids and time.monotonic() < deadline:
-        pids = _daemons(real, port)
+        pids = [pid for pid in _daemons(real, port) if pid not in before]
         time.sleep(0.05)
 
     def stop(signum: int, frame: object) -> None:
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+        # GNS3 marks the node stopped once this process exits: the vpcs must be gone by then, as
+        # the real one is, or a start right after meets its ports still bound.
+        # (GNS3 allows the process 3 s before it kills it.)
+        _end(pids, grace_s=2.0)
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -116,6 +121,19 @@ def _relay_while_alive(pids: list[int], inbound: socket.socket | None, vpcs_port
                     data = inbound.recv(65536)
                     with contextlib.suppress(OSError):  # sent from GNS3's port: no new port taken
                         inbound.sendto(data, ("127.0.0.1", vpcs_port))
+
+
+def _end(pids: list[int], grace_s: float) -> None:
+    """SIGTERM the PIDs and wait until none runs; SIGKILL what still runs after `grace_s`."""
+    for sig, wait_s in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 0.5)):
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + wait_s
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not any(_alive(pid) for pid in pids):
+            return
 
 
 def _alive(pid: int) -> bool:
