@@ -25,6 +25,7 @@ import secrets
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -375,14 +376,22 @@ def requires_dynamips(gns3_server: Gns3Server) -> None:
 class DroppingProxy:
     """A loopback TCP proxy in front of the test server; ``drop_all()`` cuts its connections,
     ``go_down()`` makes its port refuse connections (a stopped server), ``come_back()`` listens
-    on the same port again."""
+    on the same port again.
+
+    It accepts on a socket of its own, not `asyncio.start_server`: a server closed while it is
+    taking a connection in (accepted, not yet handed to its handler) leaves that connection open
+    and never served, so a client would wait its whole timeout instead of seeing the server
+    gone. Here every accepted connection is either piped or reset."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
         self.accepted = 0
         self._port = 0
-        self._server: asyncio.Server | None = None
+        self._listener: socket.socket | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._generation = 0
+        """Counts go_down() calls: a connection taken in before one is reset, never piped."""
 
     @property
     def base_url(self) -> str:
@@ -399,17 +408,51 @@ class DroppingProxy:
 
     async def come_back(self) -> None:
         """Listen (again, on the same port after the first time)."""
-        if self._server is None:
-            self._server = await asyncio.start_server(self._handle, "127.0.0.1", self._port)
-            self._port = self._server.sockets[0].getsockname()[1]
+        if self._listener is not None:
+            return
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self._port))
+        listener.listen(64)
+        listener.setblocking(False)
+        self._port = listener.getsockname()[1]
+        self._listener = listener
+        generation = self._generation
+        asyncio.get_running_loop().add_reader(listener, self._accept, listener, generation)
 
     async def go_down(self) -> None:
         """Cut every connection and stop listening: new connections are refused."""
-        server, self._server = self._server, None
+        listener, self._listener = self._listener, None
+        self._generation += 1
         self.drop_all()
-        if server is not None:
-            server.close()
-            await server.wait_closed()
+        if listener is not None:
+            asyncio.get_running_loop().remove_reader(listener)
+            listener.close()  # connections still queued in the kernel are reset
+
+    def _accept(self, listener: socket.socket, generation: int) -> None:
+        """Take in every waiting connection, each at once owned by a task that pipes or resets
+        it (accepted synchronously: no connection is left between the kernel and a handler)."""
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # none waiting (or the listener closed)
+                return
+            conn.setblocking(False)
+            task = asyncio.create_task(self._serve(conn, generation))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, conn: socket.socket, generation: int) -> None:
+        if generation != self._generation:  # taken in, then the proxy went down: reset
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+            return
+        try:
+            reader, writer = await asyncio.open_connection(sock=conn)
+        except OSError:
+            conn.close()
+            return
+        await self._handle(reader, writer, generation)
 
     def drop_all(self) -> None:
         """Abort every open connection (both sides see a reset, no close frame)."""
@@ -417,7 +460,12 @@ class DroppingProxy:
             writer.transport.abort()
         self._writers.clear()
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, generation: int
+    ) -> None:
+        if generation != self._generation:  # went down while this connection was set up
+            writer.transport.abort()
+            return
         self.accepted += 1
         # Known before the server side is opened: a drop or go_down() meanwhile must cut this
         # connection too, not leave it to be piped to the server after the proxy went down.
@@ -428,7 +476,7 @@ class DroppingProxy:
             writer.transport.abort()
             self._writers.discard(writer)
             return
-        if writer not in self._writers:  # cut while the server side was opening
+        if writer not in self._writers or generation != self._generation:  # cut meanwhile
             up_writer.transport.abort()
             writer.transport.abort()
             return
