@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gns3_copilot_desktop.core.devices import DeviceJob, run_on_devices
+from gns3_copilot_desktop.core.devices import DeviceCredentials, DeviceJob, run_on_devices
 from gns3_copilot_desktop.core.devices.console_data import ConsoleOptions
 from gns3_copilot_desktop.core.devices.ping import ping_loss
 from gns3_copilot_desktop.core.devices.policy import check_command
@@ -114,9 +114,12 @@ class TaskRunner:
         self._server_url = server_url
         self._options = options
         self._logins = logins
+        self._known_logins: dict[str, DeviceCredentials | None] = {}
+        """Each router's login, looked up once per run (`check`, `inject`, `undo`)."""
 
     async def check(self, task: Task) -> list[CheckResult]:
         """Every check of the task, in order (each device's own retries)."""
+        self._known_logins.clear()
         nodes = await self._nodes()
         return [await self._check_one(check, nodes) for check in task.checks]
 
@@ -201,7 +204,9 @@ class TaskRunner:
         console asks for one; a VPCS or a switch never does, so none is looked up)."""
         login = None
         if self._logins is not None and node.node_type not in NO_LOGIN:
-            login = await self._logins(node)
+            if node.node_id not in self._known_logins:
+                self._known_logins[node.node_id] = await self._logins(node)
+            login = self._known_logins[node.node_id]
         return DeviceJob(
             target_for_node(node, self._server_url),
             tuple(commands),
@@ -210,9 +215,12 @@ class TaskRunner:
         )
 
     async def _steps(self, faults: Sequence[TaskFault], which: Literal["inject", "undo"]) -> None:
+        self._known_logins.clear()
         nodes = await self._nodes()
         for fault in faults:
             node = nodes.get(fault.device)
+            if node is None and not _is_link_fault(fault):  # before its steps: the reason
+                raise TaskFileError(f"cannot {which} on {fault.device}: not in the lab")
             steps = catalog_entry_steps(fault, which, node.node_type if node else "")
             if steps is not None and steps.link is not None:
                 await self._link_step(fault, steps.link, which, nodes)
@@ -262,6 +270,10 @@ class TaskRunner:
                 f"{peer}, the fault needs exactly one"
             )
         await set_link(self._client, self._project_id, joining[0].link_id, action)
+
+
+def _is_link_fault(fault: TaskFault) -> bool:
+    return fault.catalog is not None and load_catalog().get(fault.catalog).applies_to == ["link"]
 
 
 def catalog_entry_steps(

@@ -412,8 +412,15 @@ async def test_the_task_editor_proposes_the_routing_the_working_routers_show(
         )
         path.chmod(0o600)
         served = load_console_logins(path).for_client(lab.client)
-        runner = TaskRunner(lab.client, lab.project_id, lab.url, options=_options(), logins=served)
+        asked: list[str] = []
+
+        async def counted(node: Node) -> DeviceCredentials | None:
+            asked.append(node.name)
+            return await served(node)
+
+        runner = TaskRunner(lab.client, lab.project_id, lab.url, options=_options(), logins=counted)
         assert [r.state for r in await runner.check(task)] == ["pass"] * len(task.checks)
+        assert sorted(asked) == ["R1", "R2"], asked  # once per router, not once per check
     finally:  # the next tests log in as root: leave both consoles at their login prompt
         await asyncio.gather(*(log_out(r) for r in routers))
 

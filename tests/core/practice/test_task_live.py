@@ -132,6 +132,15 @@ async def test_a_stopped_or_deleted_device_cannot_be_checked_never_passes(
     results = await task_lab.runner.check(task)
     assert [r.state for r in results] == ["cannot-check", "cannot-check"], results
     assert "not in the lab" in results[0].message and score(results) == 0
+    # a catalog fault on the deleted device says why, not that the catalog lacks its steps
+    catalog = TASK.replace(
+        'inject = ["ip 198.51.100.1/24"]\nundo = ["ip 192.0.2.1/24"]',
+        'catalog = "vpcs-wrong-address"\n'
+        'params = { address = "192.0.2.1", wrong_address = "198.51.100.1", prefix = "24", '
+        'gateway = "" }',
+    )
+    with pytest.raises(TaskFileError, match=r"^cannot inject on PC1: not in the lab$"):
+        await task_lab.runner.inject(parse_task(catalog))
 
 
 async def test_a_fault_that_breaks_nothing_the_checks_see_is_not_accepted(
