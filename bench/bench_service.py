@@ -39,6 +39,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.pg_statements import SETTINGS, Statements, report, reset
 from gns3_copilot_desktop.core.chat_service_sse import sse_data
 from tests.helpers.gns3_server import Gns3Server, free_port, start_server, stop_server
 from tests.helpers.postgres import start_postgres
@@ -490,16 +491,21 @@ def main(argv: list[str] | None = None) -> None:
         gns3_process, gns3 = start_server(folder / "gns3")
         model = ModelProcess()
         service: ServiceProcess | None = None
-        postgres = start_postgres() if args.database == "postgres" else None
+        postgres = start_postgres(settings=SETTINGS) if args.database == "postgres" else None
+        statements: Statements | None = None
         try:
             users, project_id, setup_s = make_class(gns3, args.users, args.one_user)
             baseline_s = max(5.0, args.seconds * BASELINE_SHARE)
             baseline = asyncio.run(drive_model(model, args.users, baseline_s))
             database = postgres.dsn if postgres is not None else "sqlite"
             service = ServiceProcess(gns3, model, folder, database, profile=args.profile)
+            if postgres is not None:
+                reset(postgres.dsn)
             cpu_before = service.cpu_s()
             tally, wall = asyncio.run(drive_service(service.url, users, project_id, args.seconds))
             cpu_per_turn = (service.cpu_s() - cpu_before) / max(1, len(tally.turn_s))
+            if postgres is not None:
+                statements = report(postgres.dsn)
             expected, missing = asyncio.run(lost_messages(service.url, project_id, tally))
             log_errors = [line for line in service.log().splitlines() if "ERROR" in line]
         finally:
@@ -513,6 +519,7 @@ def main(argv: list[str] | None = None) -> None:
         args, setup_s, baseline, tally, wall, expected, missing, log_errors, model_errors,
         cpu_per_turn,
     )  # fmt: skip
+    print("\n".join(statements.lines(len(tally.turn_s)) if statements else []))
 
 
 def _report(

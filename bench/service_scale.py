@@ -37,6 +37,7 @@ from bench.bench_service import (
     drive_service,
     make_class,
 )
+from bench.pg_statements import SETTINGS, report, reset
 from gns3_copilot_desktop.core.chat_service_sse import sse_data
 from tests.helpers.gns3_server import start_server, stop_server
 from tests.helpers.nginx import Nginx, make_test_ca, start_nginx
@@ -280,7 +281,7 @@ def run(args: argparse.Namespace) -> None:
         folder = Path(tmp)
         gns3_process, gns3 = start_server(folder / "gns3")
         model = ModelProcess()
-        postgres = start_postgres()
+        postgres = start_postgres(settings=SETTINGS)
         replicas: list[ServiceProcess] = []
         fronts: list[Nginx] = []
         ca = make_test_ca(folder / "tls")
@@ -293,9 +294,12 @@ def run(args: argparse.Namespace) -> None:
             rates: list[float] = []
             cpu_per_turn: list[float] = []
             shares: list[CpuShares] = []
+            statements: list[list[str]] = []
             for count in (1, 2):
                 front = start_nginx([f"127.0.0.1:{r.port}" for r in replicas[:count]], ca)
                 fronts.append(front)
+                if count == 1:
+                    reset(postgres.dsn)
                 before = _cpu(replicas)
                 shares_before = _shares(replicas, model, front, postgres, gns3_process.pid)
                 tally, wall = asyncio.run(
@@ -309,6 +313,7 @@ def run(args: argparse.Namespace) -> None:
                 cpu_per_turn.append((_cpu(replicas) - before) / max(1, turns))
                 after = _shares(replicas, model, front, postgres, gns3_process.pid)
                 shares.append(CpuShares({k: after[k] - shares_before[k] for k in after}, wall))
+                statements.append(report(postgres.dsn).lines(turns, top=8))
                 if tally.errors:
                     print(f"  throughput run with {count} replica(s): {tally.errors[:3]}")
                 front.stop()
@@ -368,8 +373,9 @@ def run(args: argparse.Namespace) -> None:
     for line in [*klass.errors, *model_errors][:10]:
         print("  error:", line)
     print(f"  service log lines with ERROR (the kill's cut turns among them): {len(log_errors)}")
-    for count, share in zip((1, 2), shares, strict=True):
+    for count, share, said in zip((1, 2), shares, statements, strict=True):
         print(f"  CPU during the {count}-replica run: {share.text()}")
+        print("\n".join(f"  {line}" for line in said))
     print(
         json.dumps(
             {

@@ -133,8 +133,14 @@ class ChatService:
 
     async def _open_service(self, project_id: str) -> AgentService:
         if is_postgres_url(self.config.database):
+            # Every turn runs under `claim`, in the database all replicas share: the agent's
+            # own lease on the turn would cost five more statements a turn for nothing. (With
+            # SQLite the service's claims are in memory, one process's: the agent's lease in
+            # the project's file is what a second process on the same folder would meet.)
             store = await PostgresSessionStore.open(self.config.database, project_id)
-            return AgentService(store, project_id=project_id, tools=network_registry())
+            return AgentService(
+                store, project_id=project_id, tools=network_registry(), claims_turns=False
+            )
         db_path = resolve_db_path(self.config.gns3_url, project_id, self.config.data_dir)
         return await AgentService.open(db_path, project_id=project_id, tools=network_registry())
 

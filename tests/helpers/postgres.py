@@ -18,7 +18,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,8 +82,9 @@ def _as_user() -> tuple[list[str], int | None, int | None]:
     return ["runuser", "-u", "postgres", "--"], user.pw_uid, user.pw_gid
 
 
-def start_postgres(timeout_s: float = 60.0) -> PostgresServer:
-    """Start a server and create the ``copilot`` database; raises RuntimeError if it cannot."""
+def start_postgres(timeout_s: float = 60.0, settings: Sequence[str] = ()) -> PostgresServer:
+    """Start a server and create the ``copilot`` database; raises RuntimeError if it cannot.
+    ``settings`` are extra ``name=value`` server settings (``-c``)."""
     bin_dir = postgres_bin()
     if bin_dir is None:
         raise RuntimeError("PostgreSQL is not installed (Debian: postgresql)")
@@ -99,7 +100,8 @@ def start_postgres(timeout_s: float = 60.0) -> PostgresServer:
     port = free_port()
     process = subprocess.Popen(
         [*prefix, str(bin_dir / "postgres"), "-D", str(data / "db"), "-h", "127.0.0.1",
-         "-p", str(port), "-k", str(data), "-c", "fsync=off", "-c", "max_connections=200"],
+         "-p", str(port), "-k", str(data), "-c", "fsync=off", "-c", "max_connections=200",
+         *(arg for setting in settings for arg in ("-c", setting))],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     server = PostgresServer(port, data, process)

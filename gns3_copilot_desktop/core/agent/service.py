@@ -77,9 +77,14 @@ class AgentService(SessionsApi):
         project_id: str = "",
         tools: ToolRegistry | None = None,
         decisions: DecisionLog | None = None,
+        claims_turns: bool = True,
     ) -> None:
-        """``decisions``: the project's decision log (default: `default_decision_log`)."""
+        """``decisions``: the project's decision log (default: `default_decision_log`).
+        ``claims_turns=False``: the caller claims each turn itself, in state every process on
+        the database shares (the Chat API service does, see `ChatService.claim`), so this
+        service's own claim would be a second lease on the same turn."""
         self.project_id = project_id
+        self._claims_turns = claims_turns
         self._store = store
         self._decisions = decisions or default_decision_log(store)
         self._graph = build_graph(tools or default_registry(), store.checkpointer)
@@ -99,11 +104,12 @@ class AgentService(SessionsApi):
         tools: ToolRegistry | None = None,
         owner_key: bytes | None = None,
         trust_unsigned: bool = False,
+        claims_turns: bool = True,
     ) -> AgentService:
         """Open the project's database and build the service on it (``owner_key`` and
         ``trust_unsigned``: see `SessionStore.open`)."""
         store = await SessionStore.open(db_path, owner_key=owner_key, trust_unsigned=trust_unsigned)
-        return cls(store, project_id=project_id, tools=tools)
+        return cls(store, project_id=project_id, tools=tools, claims_turns=claims_turns)
 
     @property
     def store(self) -> AnyStore:
@@ -242,6 +248,8 @@ class AgentService(SessionsApi):
         """Claim the session in the database for this turn, or refuse: another process (a
         second app instance on the project) runs a turn in it, and the checkpoint written last
         would silently drop the other turn."""
+        if not self._claims_turns:
+            return
         holder = await self._store.claim_turn(session_id, self._owner)
         if holder is not None:
             raise TurnBusyError(

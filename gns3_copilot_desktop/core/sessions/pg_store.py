@@ -33,7 +33,11 @@ from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
 from gns3_copilot_desktop.core.sessions.models import (
     SessionInfo,
 )
-from gns3_copilot_desktop.core.sessions.pg_transcript import PostgresTranscript, pg_error
+from gns3_copilot_desktop.core.sessions.pg_transcript import (
+    LAST_SEQ_MIGRATION,
+    PostgresTranscript,
+    pg_error,
+)
 from gns3_copilot_desktop.core.sessions.serde import StrictSerializer
 from gns3_copilot_desktop.core.sessions.store import SessionStore, StoreNotice
 from gns3_copilot_desktop.core.tasks import to_the_end
@@ -97,6 +101,10 @@ _SESSION_COLUMNS = (
     " to_timestamp(updated_at) AS updated_at, message_count, input_tokens, output_tokens,"
     " pinned, mode, coalesce(pending_approval, '[]'::jsonb) AS pending_approvals"
 )
+_HAS_LAST_SEQ = (
+    "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+    " AND table_name = 'copilot_sessions' AND column_name = 'last_seq'"
+)
 _LOCK_ID = 0x6E53  # pg_advisory_xact_lock: one schema set-up at a time
 
 
@@ -156,6 +164,9 @@ class PostgresSessionStore(PostgresTranscript, SessionStoreBase):
                 checkpointer = AsyncPostgresSaver(pool, serde=StrictSerializer())
                 for statement in filter(str.strip, SCHEMA.split(";")):
                     await conn.execute(statement)
+                if not await (await conn.execute(_HAS_LAST_SEQ)).fetchone():
+                    for statement in LAST_SEQ_MIGRATION:
+                        await conn.execute(statement)
                 row = await (
                     await conn.execute("SELECT max(version) AS v FROM copilot_pg_schema")
                 ).fetchone()
@@ -278,20 +289,14 @@ class PostgresSessionStore(PostgresTranscript, SessionStoreBase):
         checkpoint refers to; returns how many checkpoints went."""
         if keep_latest < 1:
             raise ValueError("keep_latest must be at least 1")
-        deleted = 0
         try:
-            async with self._pool.connection() as conn, conn.transaction():
-                namespaces = await (
-                    await conn.execute(
-                        "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s",
-                        (sid,),
-                    )
-                ).fetchall()
-                for row in namespaces:
-                    deleted += await _prune_namespace(conn, sid, row["checkpoint_ns"], keep_latest)
+            async with self._pool.connection() as conn:
+                row = await (
+                    await conn.execute(_PRUNE, {"sid": sid, "keep": keep_latest})
+                ).fetchone()
         except Exception as exc:
             raise pg_error("compact the conversation's checkpoints", exc) from exc
-        return deleted
+        return int(row["deleted"]) if row is not None else 0
 
     def decision_log(self) -> PostgresDecisionLog:
         """The append-only log of decided calls, in a table of this database (the service's
@@ -381,40 +386,37 @@ class PostgresDecisionLog:
         return {str(row["tool_call_id"]) for row in rows}
 
 
-async def _prune_namespace(conn: Any, sid: str, ns: str, keep: int) -> int:
-    row = await (
-        await conn.execute(
-            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s"
-            " ORDER BY checkpoint_id DESC LIMIT 1 OFFSET %s",
-            (sid, ns, keep - 1),
-        )
-    ).fetchone()
-    if row is None:
-        return 0
-    params = (sid, ns, row["checkpoint_id"])
-    await conn.execute(
-        "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s"
-        " AND checkpoint_id < %s",
-        params,
+_PRUNE = """
+WITH ranked AS (
+    SELECT checkpoint_ns, checkpoint_id, checkpoint,
+        row_number() OVER (PARTITION BY checkpoint_ns ORDER BY checkpoint_id DESC) AS n
+    FROM checkpoints WHERE thread_id = %(sid)s
+), kept AS (
+    SELECT checkpoint_ns, checkpoint_id, checkpoint FROM ranked WHERE n <= %(keep)s
+), oldest AS (
+    SELECT checkpoint_ns, min(checkpoint_id) AS checkpoint_id FROM kept GROUP BY checkpoint_ns
+), writes AS (
+    DELETE FROM checkpoint_writes w USING oldest o
+    WHERE w.thread_id = %(sid)s AND w.checkpoint_ns = o.checkpoint_ns
+    AND w.checkpoint_id < o.checkpoint_id
+), gone AS (
+    DELETE FROM checkpoints c USING oldest o
+    WHERE c.thread_id = %(sid)s AND c.checkpoint_ns = o.checkpoint_ns
+    AND c.checkpoint_id < o.checkpoint_id
+    RETURNING c.checkpoint_ns
+), blobs AS (
+    DELETE FROM checkpoint_blobs b
+    WHERE b.thread_id = %(sid)s AND b.checkpoint_ns IN (SELECT checkpoint_ns FROM gone)
+    AND NOT EXISTS (
+        SELECT 1 FROM kept k WHERE k.checkpoint_ns = b.checkpoint_ns
+        AND k.checkpoint -> 'channel_versions' ->> b.channel = b.version
     )
-    cur = await conn.execute(
-        "DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s"
-        " AND checkpoint_id < %s",
-        params,
-    )
-    # Blobs hold channel values by version; those no remaining checkpoint names are garbage.
-    await conn.execute(
-        """
-        DELETE FROM checkpoint_blobs b WHERE b.thread_id = %s AND b.checkpoint_ns = %s
-        AND NOT EXISTS (
-            SELECT 1 FROM checkpoints c
-            WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
-            AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version
-        )
-        """,
-        (sid, ns),
-    )
-    return max(int(cur.rowcount), 0)
+)
+SELECT count(*) AS deleted FROM gone
+"""
+"""A thread's superseded checkpoints, their writes, and the blobs no kept checkpoint names, in
+one statement (atomic as one; its parts share one snapshot, so the blobs are judged against the
+checkpoints kept, not against those it deletes). Per namespace, the ``keep`` latest stay."""
 
 
 AnyStore = SessionStore | PostgresSessionStore

@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from gns3_copilot_desktop.core.errors import SessionNotFoundError, SessionStoreError
+from gns3_copilot_desktop.core.errors import SessionStoreError
 from gns3_copilot_desktop.core.sessions.base import not_found as _not_found
 from gns3_copilot_desktop.core.sessions.models import (
     HIGHLIGHT_END,
@@ -26,6 +26,41 @@ _MESSAGE_COLUMNS = (
     " coalesce(tool_calls, '[]'::jsonb) AS tool_calls,"
     " coalesce(metadata, '{}'::jsonb) AS metadata, created_at"
 )
+
+
+_APPEND_ROW = (
+    "(%s::int, %s::text, %s::text, %s::text, %s::text, %s::text, %s::jsonb, %s::jsonb, %s::text)"
+)
+_APPEND = """
+WITH reserved AS (
+    UPDATE copilot_sessions SET updated_at = %s, last_seq = last_seq + %s
+    WHERE project_id = %s AND thread_id = %s
+    RETURNING thread_id, last_seq
+)
+INSERT INTO copilot_transcript (thread_id, seq, message_id, role, content, name, tool_call_id,
+    tool_calls, metadata, created_at)
+SELECT r.thread_id, r.last_seq - %s + v.ord, v.message_id, v.role, v.content, v.name,
+    v.tool_call_id, v.tool_calls, v.metadata, v.created_at
+FROM reserved r CROSS JOIN (VALUES {values}) AS v(ord, message_id, role, content, name,
+    tool_call_id, tool_calls, metadata, created_at)
+RETURNING seq
+"""
+"""Appends messages in one statement: the session's row reserves their sequence numbers
+(``last_seq``, incremented under the row's lock, so concurrent appends get distinct ones) and
+they are inserted; none when the session is not this project's."""
+_RESYNC = (
+    "UPDATE copilot_sessions SET last_seq = (SELECT coalesce(max(seq), 0)"
+    " FROM copilot_transcript WHERE thread_id = %s) WHERE thread_id = %s"
+)
+"""``last_seq`` caught up with the transcript (a replica of an older version appends without
+it: its next reserved number is taken, and the append is tried again)."""
+LAST_SEQ_MIGRATION = (
+    "ALTER TABLE copilot_sessions ADD COLUMN IF NOT EXISTS last_seq INTEGER",
+    "UPDATE copilot_sessions s SET last_seq = (SELECT coalesce(max(t.seq), 0)"
+    " FROM copilot_transcript t WHERE t.thread_id = s.thread_id) WHERE s.last_seq IS NULL",
+    "ALTER TABLE copilot_sessions ALTER COLUMN last_seq SET DEFAULT 0",
+)
+"""Adds ``last_seq`` to a database made before it (run once, under the schema's lock)."""
 
 
 def tsquery_text(text: str) -> str | None:
@@ -72,37 +107,25 @@ class PostgresTranscript:
         """Append messages; returns them with their ``seq`` set."""
         if not messages:
             return []
+        from psycopg.errors import UniqueViolation
+
+        rows = [message_row(sid, m)[2:] for m in messages]  # without thread_id and seq
+        values = ", ".join([_APPEND_ROW] * len(rows))
+        params: list[Any] = [time.time(), len(rows), self.project_id, sid, len(rows)]
+        params += [v for i, row in enumerate(rows, 1) for v in (i, *row)]
         try:
-            async with self._pool.connection() as conn, conn.transaction():
-                cur = await conn.execute(
-                    "UPDATE copilot_sessions SET updated_at = %s"
-                    " WHERE project_id = %s AND thread_id = %s",
-                    (time.time(), self.project_id, sid),
-                )
-                if cur.rowcount == 0:
-                    raise _not_found(sid)
-                # the session row is locked by the UPDATE: concurrent appends get distinct seqs
-                row = await (
-                    await conn.execute(
-                        "SELECT coalesce(max(seq), 0) AS s FROM copilot_transcript"
-                        " WHERE thread_id = %s",
-                        (sid,),
-                    )
-                ).fetchone()
-                first = int(row["s"]) + 1
-                stored = [m.model_copy(update={"seq": first + i}) for i, m in enumerate(messages)]
-                async with conn.cursor() as cursor:
-                    await cursor.executemany(
-                        "INSERT INTO copilot_transcript (thread_id, seq, message_id, role,"
-                        " content, name, tool_call_id, tool_calls, metadata, created_at)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)",
-                        [message_row(sid, m) for m in stored],
-                    )
-        except SessionNotFoundError:
-            raise
+            async with self._pool.connection() as conn:
+                try:
+                    cur = await conn.execute(_APPEND.format(values=values), params)
+                except UniqueViolation:  # a seq taken without last_seq (an older replica's)
+                    await conn.execute(_RESYNC, (sid, sid))
+                    cur = await conn.execute(_APPEND.format(values=values), params)
+                seqs = sorted(int(r["seq"]) for r in await cur.fetchall())
         except Exception as exc:
             raise pg_error("save the conversation", exc) from exc
-        return stored
+        if not seqs:
+            raise _not_found(sid)
+        return [m.model_copy(update={"seq": seqs[0] + i}) for i, m in enumerate(messages)]
 
     async def read_transcript(
         self, sid: str, limit: int | None = None, before_seq: int | None = None

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gns3_copilot_desktop.core.agent.service import AgentService
 from tests.helpers.agent import Lab, ServiceFactory, collect, run_context, text_of, types_of
 from tests.helpers.scripted_openai import ScriptedOpenAIServer, ScriptedTurn
 
@@ -100,3 +101,27 @@ async def test_a_claim_left_by_a_process_that_died_does_not_block(
     ctx = run_context(lab, scripted_openai.chat_model())
     chunks = await collect(service.stream_chat("hello?", session.id, context=ctx))
     assert "error" not in types_of(chunks) and text_of(chunks) == "Still here."
+
+
+async def test_a_service_whose_caller_claims_its_turns_takes_no_lease_of_its_own(
+    lab: Lab,
+    scripted_openai: ScriptedOpenAIServer,
+    make_service: ServiceFactory,
+) -> None:
+    """The Chat API service on PostgreSQL claims every turn in its replicas' shared state, so
+    its agents take no second lease (`claims_turns=False`); a default agent meets the lease
+    another instance holds."""
+    scripted_openai.set_title_responder()
+    service = await make_service()
+    session = await service.create_session()
+    # a live lease of another instance (this process's host and PID: it counts as alive)
+    assert await service.store.claim_turn(session.id, "another-instance") is None
+    ctx = run_context(lab, scripted_openai.chat_model())
+    refused = await collect(service.stream_chat("mine", session.id, context=ctx))
+    assert refused[0].error_kind == "busy", refused
+    trusting = AgentService(service.store, claims_turns=False)
+    scripted_openai.push(ScriptedTurn.text("Answered under the caller's claim."))
+    chunks = await collect(trusting.stream_chat("mine", session.id, context=ctx))
+    assert text_of(chunks) == "Answered under the caller's claim."
+    # and the other instance's lease is untouched: its holder still refuses a default agent
+    assert await service.store.claim_turn(session.id, "a-third-instance") is not None
