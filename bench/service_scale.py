@@ -298,8 +298,7 @@ def run(args: argparse.Namespace) -> None:
             for count in (1, 2):
                 front = start_nginx([f"127.0.0.1:{r.port}" for r in replicas[:count]], ca)
                 fronts.append(front)
-                if count == 1:
-                    reset(postgres.dsn)
+                reset(postgres.dsn)
                 before = _cpu(replicas)
                 shares_before = _shares(replicas, model, front, postgres, gns3_process.pid)
                 tally, wall = asyncio.run(
