@@ -102,16 +102,33 @@ def without_grammar_limits(schema: Any) -> Any:
     return kept
 
 
+_COMPILED: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+"""Parameter schemas already stripped, by the id of the schema (kept beside it, so an id is
+never taken for another object's): the graph binds the same schema objects on every model call."""
+_COMPILED_MAX = 512
+
+
 def compilable_tools(tools: list[Any]) -> list[Any]:
     """OpenAI tool definitions whose parameter schemas a grammar builder can compile."""
     compiled = []
     for tool in tools:
         function = tool.get("function") if isinstance(tool, dict) else None
         if isinstance(function, dict) and isinstance(function.get("parameters"), dict):
-            function = {**function, "parameters": without_grammar_limits(function["parameters"])}
+            function = {**function, "parameters": _stripped(function["parameters"])}
             tool = {**tool, "function": function}
         compiled.append(tool)
     return compiled
+
+
+def _stripped(parameters: dict[str, Any]) -> dict[str, Any]:
+    known = _COMPILED.get(id(parameters))
+    if known is not None and known[0] is parameters:
+        return known[1]
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.clear()
+    stripped: dict[str, Any] = without_grammar_limits(parameters)
+    _COMPILED[id(parameters)] = (parameters, stripped)
+    return stripped
 
 
 # What llama-cpp-python's server says (after its HTTP 200) when asked to stream a tool choice.

@@ -108,8 +108,8 @@ class TurnEnding:
                 input_tokens_delta=self._tally.input_tokens,
                 output_tokens_delta=self._tally.output_tokens,
                 title=title,
+                pending_approvals=self._approvals,
             )
-            await self._store.set_pending_approvals(self._sid, self._approvals)
             await self._store.prune_checkpoints(self._sid)
         except CopilotError as exc:
             log.warning("could not update the session after a turn: %s", exc.user_message)

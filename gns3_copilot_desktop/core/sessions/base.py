@@ -96,9 +96,11 @@ class SessionStoreBase:
 
     async def set_pending_approvals(self, sid: str, approvals: Sequence[ApprovalRequest]) -> None:
         """Remember the tool calls a paused turn waits on (empty clears them)."""
-        payload = json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
         await self._update_session(
-            sid, f"pending_approval = {self.JSON_PARAM}", (payload,), "save the pending approvals"
+            sid,
+            f"pending_approval = {self.JSON_PARAM}",
+            (_approvals_json(approvals),),
+            "save the pending approvals",
         )
 
     async def update_stats(
@@ -109,8 +111,11 @@ class SessionStoreBase:
         input_tokens_delta: int = 0,
         output_tokens_delta: int = 0,
         title: str | None = None,
+        pending_approvals: Sequence[ApprovalRequest] | None = None,
     ) -> None:
-        """Add to the session's counters, set its title when given, and mark it updated now.
+        """Add to the session's counters, set its title when given, and mark it updated now;
+        with ``pending_approvals``, also what `set_pending_approvals` sets (one statement at the
+        end of a turn, not two).
 
         `append_messages` does not count messages: the caller reports them here.
         """
@@ -122,7 +127,11 @@ class SessionStoreBase:
         if title is not None:
             assignments += ", title = ?"
             params.append(title)
-        await self._update_session(sid, self._sql(assignments), params, "update the conversation")
+        sql = self._sql(assignments)
+        if pending_approvals is not None:
+            sql += f", pending_approval = {self.JSON_PARAM}"
+            params.append(_approvals_json(pending_approvals))
+        await self._update_session(sid, sql, params, "update the conversation")
 
     async def renew_turn(self, sid: str, owner: str) -> None:
         """Keep a running turn's claim."""
@@ -141,6 +150,10 @@ class SessionStoreBase:
             self._sql("DELETE FROM copilot_turn_leases WHERE thread_id = ? AND owner = ?"),
             (sid, owner),
         )
+
+
+def _approvals_json(approvals: Sequence[ApprovalRequest]) -> str | None:
+    return json.dumps([a.model_dump(mode="json") for a in approvals]) if approvals else None
 
 
 def lease_is_free(row: Sequence[Any], owner: str, now: float) -> bool:

@@ -181,6 +181,32 @@ def test_the_schemas_sent_to_llama_cpp_keep_everything_but_the_limits() -> None:
     assert "maxLength" in json.dumps(REGISTRY.openai_schemas())
 
 
+def test_a_schema_is_stripped_once_and_a_changed_one_again() -> None:
+    """The graph binds the same schema objects on every model call: each is stripped once,
+    and another schema object (a new one, even at a freed one's address) gets its own."""
+    schemas = REGISTRY.openai_schemas()
+    first, again = compilable_tools(schemas), compilable_tools(schemas)
+    assert again == first
+    assert all(
+        a["function"]["parameters"] is b["function"]["parameters"]
+        for a, b in zip(first, again, strict=True)
+    )
+    fresh = REGISTRY.openai_schemas()  # equal content, other objects: stripped the same
+    assert compilable_tools(fresh) == first
+    changed = {"type": "object", "properties": {"n": {"type": "string", "pattern": "^a$"}}}
+    tool = {"type": "function", "function": {"name": "x", "parameters": changed}}
+    assert compilable_tools([tool])[0]["function"]["parameters"]["properties"]["n"] == {
+        "type": "string"
+    }
+    other = {"type": "object", "properties": {"n": {"type": "boolean"}}}
+    assert (
+        compilable_tools([{**tool, "function": {"name": "x", "parameters": other}}])[0]["function"][
+            "parameters"
+        ]
+        == other
+    )
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("kind", "limited"), [("llama_cpp_python", False), ("ollama", True)])
 async def test_each_server_kind_is_sent_the_schemas_it_can_compile(
