@@ -500,8 +500,10 @@ async def _until(condition: Callable[[], Awaitable[bool]], within: float) -> Non
             await asyncio.sleep(1)
 
 
-async def _hosts_reach_each_other(lab: OspfLab, within: float = 60) -> None:
-    """PC1 and PC2 ping each other across both routers (OSPF back after a fault's restore)."""
+async def _hosts_reach_each_other(lab: OspfLab, within: float = 120) -> None:
+    """PC1 and PC2 ping each other across both routers (OSPF back after a fault's restore: a
+    dead interval of 40 s, the wait of a broadcast link, then the exchange, on emulated routers
+    that share two cores with the rest of the suite)."""
     pc1, pc2 = (HOSTS[n][0].split("/")[0] for n in ("PC1", "PC2"))
     await _until(lambda: lab.reaches("PC1", pc2), within)
     await _until(lambda: lab.reaches("PC2", pc1), within)
