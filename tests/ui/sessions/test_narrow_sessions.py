@@ -22,9 +22,10 @@ def test_sessions_at_360_px_leave_the_chat_half_the_height_and_the_model_picker(
     app = copilot_app()
     panel = app.panel
     app.window.resize(360, 720)
-    qtbot.waitUntil(lambda: panel.width() <= 360)
     chat = panel.view.parentWidget()
     picker = panel.composer.model_combo
+    # laid out at the new width (a widget not laid out yet is 100 px wide): the chat fills it
+    qtbot.waitUntil(lambda: panel.width() <= 360 and chat.width() == panel.splitter.width() > 200)
     closed = (chat.width(), picker.width())
     panel.sessions_toggle.setChecked(True)
     qtbot.waitUntil(lambda: panel.sessions.isVisible() and panel.sessions.height() > 0)
