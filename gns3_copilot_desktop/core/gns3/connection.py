@@ -18,7 +18,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from gns3_copilot_desktop.core.errors import Gns3Error, Gns3ProtocolError
+from gns3_copilot_desktop.core.errors import Gns3ConnectionError, Gns3Error, Gns3ProtocolError
 from gns3_copilot_desktop.core.gns3 import _errors
 from gns3_copilot_desktop.core.gns3.models import token_expired
 
@@ -81,6 +81,17 @@ class Gns3Connection:
     ) -> None:
         await self.aclose()
 
+    def _client(self) -> httpx.AsyncClient:
+        """The HTTP client, or a `Gns3ConnectionError` once it was closed: something that kept
+        this client (a chat card's reader, a timer) outlived a logout or a change of server."""
+        if self._http.is_closed:
+            raise Gns3ConnectionError(
+                f"The connection to {self.base_url} was closed (logged out, or another server "
+                "was chosen).",
+                server=self.base_url,
+            )
+        return self._http
+
     async def _get_model(self, model: type[_T], path: str) -> _T:
         return parse_model(model, await self._request("GET", path), self.base_url)
 
@@ -103,7 +114,7 @@ class Gns3Connection:
     ) -> Any:
         """Send one request; returns the decoded JSON body (``None`` for an empty one)."""
         try:
-            response = await self._http.request(
+            response = await self._client().request(
                 method, path, json=json, headers=self._headers(auth)
             )
         except httpx.HTTPError as exc:
@@ -127,7 +138,7 @@ class Gns3Connection:
     ) -> httpx.Response:
         """POST raw bytes (an archive, a file's text); returns the server's successful answer."""
         try:
-            response = await self._http.post(
+            response = await self._client().post(
                 path, params=params, content=content, headers=self._headers(True)
             )
         except httpx.HTTPError as exc:
@@ -138,7 +149,7 @@ class Gns3Connection:
 
     async def _stream_into(self, path: str, into: bytearray, max_bytes: int) -> None:
         try:
-            async with self._http.stream("GET", path, headers=self._headers(True)) as response:
+            async with self._client().stream("GET", path, headers=self._headers(True)) as response:
                 if response.is_error:
                     await response.aread()
                     raise _errors.status_error(self.base_url, response)

@@ -19,6 +19,7 @@ from gns3_copilot_desktop.core.lab_plan.topology import picture_of_lab
 from gns3_copilot_desktop.ui.lab.lab_card import TopologyCard
 
 if TYPE_CHECKING:
+    from gns3_copilot_desktop.core.gns3.client import Gns3Client
     from gns3_copilot_desktop.ui.header.header import CopilotHeader
 
 log = logging.getLogger(__name__)
@@ -64,18 +65,24 @@ class LabCards(QObject):
             return None
         title = header.project_combo.currentText() or project_id
 
+        def live() -> Gns3Client:
+            # the workspace's client of now: the card outlives a logout and a new login (the
+            # client it was made with is then closed, and says so)
+            return header.workspace.client or client
+
         async def read() -> LabPicture:
-            nodes = await client.list_nodes(project_id)
-            links = await client.list_links(project_id)
+            current = live()
+            nodes = await current.list_nodes(project_id)
+            links = await current.list_links(project_id)
             if project_id == header.backend.project_id and not header.closed:
                 # the card's node menu opens consoles from these (status, console port)
-                header.node_links.set_nodes(nodes, urlsplit(client.base_url).hostname)
+                header.node_links.set_nodes(nodes, urlsplit(current.base_url).hostname)
             return picture_of_lab(nodes, links)
 
         card = TopologyCard(
             title,
             read,
-            lambda on_link: client.project_notifications(project_id, on_link=on_link),
+            lambda on_link: live().project_notifications(project_id, on_link=on_link),
             node_links=header.node_links,
         )
         header.panel.view.add_card(card)

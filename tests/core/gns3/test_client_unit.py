@@ -260,3 +260,20 @@ async def test_tls_failure_explains_the_ca_certificate_setting() -> None:
     assert text.startswith(f"The TLS connection to {SERVER} failed: ")
     assert "self-signed certificate" in text
     assert "CA certificate file in the server settings" in text
+
+
+async def test_a_closed_client_says_so_and_sends_nothing() -> None:
+    """Something that kept a client past a logout (a Lab card's timer) gets a `Gns3Error` it
+    handles, not httpx's RuntimeError escaping into the Qt loop (a fresh-clone run found one)."""
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=[])
+
+    client = _client(handler, token=_valid_token())
+    assert await client.list_nodes(PID) == []
+    await client.aclose()
+    with pytest.raises(Gns3ConnectionError, match="was closed"):
+        await client.list_nodes(PID)
+    assert len(sent) == 1
